@@ -1,0 +1,201 @@
+/*===- ptx_devlib.h - The __ptx_* device library interface ----------------===*
+ *
+ * Every PTX construct whose meaning depends on the wave size or on the warp
+ * policy (wave32 / wave64-pack / wave64-pad) is translated by ptx-to-llvm into
+ * a call to one of the functions below; ptx-to-llvm only DECLARES them, and
+ * amdgpu-lower links the variant of the device library that matches the
+ * kernel's policy. This header is the contract between the two: names,
+ * exact C signatures, and the PTX semantics each function must implement.
+ *
+ * ABI rules (so the LLVM declarations are trivial):
+ *  - parameters and results are only uint32_t / uint64_t / float / double
+ *    (LLVM i32 / i64 / float / double); no pointers, no structs;
+ *  - a predicate is a uint32_t that is 0 or 1;
+ *  - a (value, predicate) pair is a uint64_t: value | (uint64_t)pred << 32;
+ *  - generic (flat) addresses are uint64_t.
+ * "Warp" below means the 32-thread CUDA warp of the calling thread; "lane"
+ * is its %laneid (0..31). Under wave64-pack a warp is one 32-lane half of a
+ * wave; every warp operation (masks, ballots, shuffles) is confined to it.
+ *
+ * ptx-to-llvm emits these calls exactly as declared here (ptx2llvm marks them
+ * nounwind; barrier/warp-sync ones convergent). Math helpers with exact FP
+ * semantics that do not depend on the wave size live in math*.c and are
+ * declared at the end of this file.
+ *===----------------------------------------------------------------------===*/
+#ifndef PTX_DEVLIB_H
+#define PTX_DEVLIB_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Special registers (PTX ISA "Special Registers") --------------------
+ * %tid.{x,y,z}    thread index in the CTA (CUDA threadIdx)
+ * %ntid.{x,y,z}   CTA dimensions (CUDA blockDim)
+ * %ctaid.{x,y,z}  CTA index in the grid (blockIdx)
+ * %nctaid.{x,y,z} grid dimensions in CTAs (gridDim)                         */
+uint32_t __ptx_sreg_tid_x(void);
+uint32_t __ptx_sreg_tid_y(void);
+uint32_t __ptx_sreg_tid_z(void);
+uint32_t __ptx_sreg_ntid_x(void);
+uint32_t __ptx_sreg_ntid_y(void);
+uint32_t __ptx_sreg_ntid_z(void);
+uint32_t __ptx_sreg_ctaid_x(void);
+uint32_t __ptx_sreg_ctaid_y(void);
+uint32_t __ptx_sreg_ctaid_z(void);
+uint32_t __ptx_sreg_nctaid_x(void);
+uint32_t __ptx_sreg_nctaid_y(void);
+uint32_t __ptx_sreg_nctaid_z(void);
+/* %laneid: lane within the 32-thread warp, 0..31 (under pack: lane & 31). */
+uint32_t __ptx_sreg_laneid(void);
+/* %warpid: identifier of the warp within the CTA (linear tid / 32 is a valid
+ * choice; PTX only promises it is the warp's current slot). */
+uint32_t __ptx_sreg_warpid(void);
+/* %nwarpid: maximum number of warp ids (upper bound of %warpid + 1). */
+uint32_t __ptx_sreg_nwarpid(void);
+/* %smid / %nsmid: processor (CU) id of the caller and the bound on it. */
+uint32_t __ptx_sreg_smid(void);
+uint32_t __ptx_sreg_nsmid(void);
+/* %gridid: 64-bit launch identifier, unique per launch in a context. */
+uint64_t __ptx_sreg_gridid(void);
+/* %lanemask_{eq,le,lt,ge,gt}: 32-bit masks relative to %laneid within the warp
+ * (eq = 1<<lane, le = bits 0..lane, lt = bits 0..lane-1, ge = bits lane..31,
+ * gt = bits lane+1..31). */
+uint32_t __ptx_sreg_lanemask_eq(void);
+uint32_t __ptx_sreg_lanemask_le(void);
+uint32_t __ptx_sreg_lanemask_lt(void);
+uint32_t __ptx_sreg_lanemask_ge(void);
+uint32_t __ptx_sreg_lanemask_gt(void);
+/* %clock (low 32 bits of a per-CU cycle counter), %clock_hi (high 32 bits),
+ * %clock64 (all 64 bits). Monotonic within a thread. */
+uint32_t __ptx_sreg_clock(void);
+uint32_t __ptx_sreg_clock_hi(void);
+uint64_t __ptx_sreg_clock64(void);
+/* %globaltimer: nanoseconds, 64-bit, global across the device; _lo/_hi halves. */
+uint64_t __ptx_sreg_globaltimer(void);
+uint32_t __ptx_sreg_globaltimer_lo(void);
+uint32_t __ptx_sreg_globaltimer_hi(void);
+/* %dynamic_smem_size: bytes of dynamically allocated shared memory of this launch.
+ * %total_smem_size: static + dynamic shared memory of the kernel (bytes).
+ * %aggr_smem_size: same as total on targets without reserved shared memory. */
+uint32_t __ptx_sreg_dynamic_smem_size(void);
+uint32_t __ptx_sreg_total_smem_size(void);
+uint32_t __ptx_sreg_aggr_smem_size(void);
+/* %envreg<idx>, idx 0..31: driver-defined 32-bit environment registers
+ * (cooperative groups read the grid workspace from %envreg1/%envreg2). */
+uint32_t __ptx_sreg_envreg(uint32_t idx);
+
+/* ---- Warp-level data exchange ---------------------------------------------
+ * shfl.sync.{up,down,bfly,idx}.b32 d|p, a, b, c, membermask
+ * Semantics (PTX ISA "shfl.sync"): c packs clamp (bits 0..4) and segment mask
+ * (bits 8..12): maxLane = (lane & segmask) | (clamp & ~segmask),
+ * minLane = lane & segmask. Source lane j:
+ *   up:   j = lane - b;        pval = j >= maxLane
+ *   down: j = lane + b;        pval = j <= maxLane
+ *   bfly: j = lane ^ b;        pval = j <= maxLane
+ *   idx:  j = minLane | (b & ~segmask);  pval = j <= maxLane
+ * if !pval then j = lane. d = a of lane j (undefined if lane j is inactive or
+ * not in membermask). The calling thread must be in membermask; all threads of
+ * membermask execute the same shfl.sync before any returns.
+ * Result: d | (uint64_t)pval << 32.
+ * Non-.sync `shfl` (sm < 70) is translated as the .sync form with
+ * membermask = __ptx_activemask(). */
+uint64_t __ptx_shfl_sync_up(uint32_t membermask, uint32_t a, uint32_t b, uint32_t c);
+uint64_t __ptx_shfl_sync_down(uint32_t membermask, uint32_t a, uint32_t b, uint32_t c);
+uint64_t __ptx_shfl_sync_bfly(uint32_t membermask, uint32_t a, uint32_t b, uint32_t c);
+uint64_t __ptx_shfl_sync_idx(uint32_t membermask, uint32_t a, uint32_t b, uint32_t c);
+
+/* vote.sync.{all,any,uni}.pred / vote.sync.ballot.b32 (pred is 0/1; only the
+ * threads in membermask participate; inactive threads contribute nothing):
+ *   all:    1 iff pred is 1 in every participating thread
+ *   any:    1 iff pred is 1 in some participating thread
+ *   uni:    1 iff pred is the same in all participating threads
+ *   ballot: bit i set iff lane i participates and its pred is 1.
+ * Non-.sync `vote` (sm < 70): membermask = __ptx_activemask(). */
+uint32_t __ptx_vote_sync_all(uint32_t membermask, uint32_t pred);
+uint32_t __ptx_vote_sync_any(uint32_t membermask, uint32_t pred);
+uint32_t __ptx_vote_sync_uni(uint32_t membermask, uint32_t pred);
+uint32_t __ptx_vote_sync_ballot(uint32_t membermask, uint32_t pred);
+
+/* match.any.sync.b32/b64 d, a, membermask: d = mask of threads in membermask
+ * whose a equals this thread's a.
+ * match.all.sync.b32/b64 d|p, a, membermask: if all threads in membermask have
+ * the same a, d = membermask and p = 1, else d = 0 and p = 0.
+ * Result of the .all forms: d | (uint64_t)p << 32. */
+uint32_t __ptx_match_any_sync_b32(uint32_t membermask, uint32_t a);
+uint32_t __ptx_match_any_sync_b64(uint32_t membermask, uint64_t a);
+uint64_t __ptx_match_all_sync_b32(uint32_t membermask, uint32_t a);
+uint64_t __ptx_match_all_sync_b64(uint32_t membermask, uint64_t a);
+
+/* redux.sync.op.type d, a, membermask: reduction of a over the threads in
+ * membermask, result in every one of them.
+ * add: .u32/.s32 (wrap-around, same bits for both); min/max: .u32 (umin/umax)
+ * and .s32 (min/max); and/or/xor: .b32. */
+uint32_t __ptx_redux_sync_add(uint32_t membermask, uint32_t a);
+uint32_t __ptx_redux_sync_min(uint32_t membermask, uint32_t a);  /* signed  */
+uint32_t __ptx_redux_sync_max(uint32_t membermask, uint32_t a);  /* signed  */
+uint32_t __ptx_redux_sync_umin(uint32_t membermask, uint32_t a); /* unsigned */
+uint32_t __ptx_redux_sync_umax(uint32_t membermask, uint32_t a); /* unsigned */
+uint32_t __ptx_redux_sync_and(uint32_t membermask, uint32_t a);
+uint32_t __ptx_redux_sync_or(uint32_t membermask, uint32_t a);
+uint32_t __ptx_redux_sync_xor(uint32_t membermask, uint32_t a);
+
+/* activemask.b32 d: mask of the currently active threads of the warp. */
+uint32_t __ptx_activemask(void);
+/* elect.sync d|p, membermask: elects the lowest-numbered active lane of
+ * membermask as leader; d = leader's laneid (in every thread), p = 1 only in
+ * the leader. Result: d | (uint64_t)p << 32. */
+uint64_t __ptx_elect_sync(uint32_t membermask);
+/* bar.warp.sync membermask: wait until every thread in membermask has executed
+ * a bar.warp.sync with the same mask; memory ordering among them. */
+void __ptx_bar_warp_sync(uint32_t membermask);
+
+/* ---- CTA barriers ----------------------------------------------------------
+ * bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}:  __ptx_bar_sync(a, b)
+ * bar{.cta}.arrive / barrier{.cta}.arrive{.aligned} a, b: __ptx_bar_arrive(a, b)
+ * bar{.cta}.red.{popc,and,or} d, a{, b}, {!}p:  __ptx_bar_red_*(a, b, p)
+ * id a is 0..15; b is the number of participating threads (a multiple of 32),
+ * and 0 when the instruction has no b operand (= all threads of the CTA).
+ * sync/red wait until b threads (counted per warp: a warp counts as 32) have
+ * arrived at barrier a; arrive does not wait. Memory accesses before the
+ * barrier are visible to the participating threads after it.
+ * red.popc returns the number of participating threads with p = 1;
+ * red.and / red.or return 0/1. */
+void __ptx_bar_sync(uint32_t id, uint32_t nthreads);
+void __ptx_bar_arrive(uint32_t id, uint32_t nthreads);
+uint32_t __ptx_bar_red_popc(uint32_t id, uint32_t nthreads, uint32_t pred);
+uint32_t __ptx_bar_red_and(uint32_t id, uint32_t nthreads, uint32_t pred);
+uint32_t __ptx_bar_red_or(uint32_t id, uint32_t nthreads, uint32_t pred);
+
+/* ---- Miscellaneous ---------------------------------------------------------*/
+/* nanosleep.u32 t: suspend the thread for approximately t ns (0..1e6). */
+void __ptx_nanosleep(uint32_t ns);
+/* trap: abort the kernel launch with an error. Never returns. */
+void __ptx_trap(void);
+
+/* ---- CUDA device runtime calls -------------------------------------------
+ * nvcc declares these as .extern .func in PTX; ptx-to-llvm rewrites calls to
+ * them (by name) to the __ptx_ functions below. Addresses are generic.
+ *   vprintf(fmt, args): fmt = generic address of the format string, args =
+ *     generic address of the packed argument buffer (each argument at its
+ *     natural alignment, floats promoted to double) or 0; returns the number
+ *     of arguments printed, or a negative value on error.
+ *   __assertfail(message, file, line, function, charSize): print an assertion
+ *     failure message and trap. Never returns.
+ *   malloc(size) / free(ptr): device heap; malloc returns 0 on failure. */
+uint32_t __ptx_vprintf(uint64_t fmt, uint64_t args);
+void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
+                      uint64_t function, uint64_t charSize);
+uint64_t __ptx_malloc(uint64_t size);
+void __ptx_free(uint64_t ptr);
+
+/* ---- Exact FP helpers (amdgpu-lower/devlib/math*.c, owned by ptx-to-llvm) -
+ * Wave-size independent; listed here so the devlib build sees one interface.
+ * Declared by ptx-to-llvm only when used; see math*.c for each contract. */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PTX_DEVLIB_H */
