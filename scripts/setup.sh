@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS=(
   cmake ninja-build ccache g++ git python3
-  llvm-22-dev liblld-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev
+  llvm-22-dev liblld-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev clang-tools-22
   antlr4 libantlr4-runtime-dev
   libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev liblz4-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
