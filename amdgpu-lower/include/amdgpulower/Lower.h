@@ -1,0 +1,121 @@
+//===- amdgpulower/Lower.h - PTX-derived LLVM IR -> AMDGPU code objects -*- C++ -*-===//
+//
+// Public interface of the amdgpu-lower stage. Input: the module ptx-to-llvm
+// produced (docs/pipeline.md, "Contract: ptx-to-llvm output"). lowerModule()
+// chooses each kernel's warp policy, links the matching device-library
+// variant, applies the kernel ABI (attributes, pad wrapper, code object
+// version) and runs the optimisation pipeline; the result is the module the
+// emulator executes. compileCodeObject() then splits it per kernel, runs
+// instruction selection in parallel threads and links the objects with the
+// in-process lld into one ET_DYN code object; writeOffloadBundle() packs
+// several of them into a __CLANG_OFFLOAD_BUNDLE__.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace amdgpulower {
+
+// ---- Targets -----------------------------------------------------------------
+struct TargetInfo {
+  std::string_view name;   // "gfx90a", "gfx11-generic"
+  unsigned waveSize;       // 32 or 64 (the wave size ptx2amd compiles for)
+  bool generic;            // LLVM generic target (requires code object v6)
+};
+llvm::ArrayRef<TargetInfo> supportedTargets();
+const TargetInfo *findTarget(std::string_view name);
+
+// ---- Warp policies -------------------------------------------------------------
+enum class WarpPolicy : uint8_t { Native, Pack, Pad };
+std::string_view warpPolicyName(WarpPolicy p); // "native" | "pack" | "pad"
+
+// ---- Diagnostics -----------------------------------------------------------------
+enum class Severity : uint8_t { Note, Warning, Error };
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string file; // may be empty
+  unsigned line = 0, col = 0;
+  std::string message;
+};
+std::string renderDiagnostic(const Diagnostic &d); // "file:line:col: warning: msg"
+
+// ---- Timing (--time-passes) ------------------------------------------------------
+struct StageTime {
+  std::string stage;
+  double seconds = 0;
+};
+
+// ---- Options ------------------------------------------------------------------
+enum class OutputKind : uint8_t { LLVMIR, Assembly, Object, CodeObject };
+
+struct LowerOptions {
+  std::string arch = "gfx1100";
+  unsigned optLevel = 3;                       // 0..3
+  WarpPolicy defaultPolicy = WarpPolicy::Pack; // for wave64 targets (Pack or Pad)
+  std::map<std::string, WarpPolicy> kernelPolicy; // per kernel (mangled name)
+  unsigned codeObjectVersion = 5;              // 4, 5 or 6 (generic targets force 6)
+  bool warnWarpSize = false;                   // -Wwarp-size
+  unsigned threads = 0;                        // codegen threads; 0 = hardware concurrency
+};
+
+// Lowering up to (and including) the optimisation pipeline; on return `m` is
+// what instruction selection (and the emulator) receives. Diagnostics
+// (warnings of -Wwarp-size, ABI errors) are appended to `diags`.
+llvm::Error lowerModule(llvm::Module &m, const LowerOptions &opts,
+                        std::vector<Diagnostic> &diags,
+                        std::vector<StageTime> *times = nullptr);
+
+// Same as lowerModule() without the optimisation pipeline (used when the
+// optimisation runs per kernel in compileCodeObject()).
+llvm::Error lowerModuleNoOpt(llvm::Module &m, const LowerOptions &opts,
+                             std::vector<Diagnostic> &diags);
+llvm::Error optimizeModule(llvm::Module &m, const LowerOptions &opts);
+
+// A TargetMachine for `arch` (amdgcn-amd-amdhsa, the opt level's codegen level).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(std::string_view arch,
+                                                                         unsigned optLevel);
+
+// Instruction selection of an already lowered module: ELF relocatable object
+// or assembly text.
+llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetMachine &tm,
+                                                  bool assembly);
+
+// Links relocatable objects into one loadable code object (ET_DYN) with the
+// in-process lld (`ld.lld -shared`).
+llvm::Expected<std::vector<char>> linkCodeObject(llvm::ArrayRef<std::vector<char>> objects);
+
+// The whole back half for one target: lowerModuleNoOpt, split per kernel,
+// optimisation + codegen of the parts in parallel threads, lld. `m` is
+// consumed. kind: Object (one relocatable per part, linked anyway) is not
+// offered; Assembly returns the concatenated per-part assembly.
+llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
+                                                const LowerOptions &opts, OutputKind kind,
+                                                std::vector<Diagnostic> &diags,
+                                                std::vector<StageTime> *times = nullptr);
+
+// ---- Offload bundles -----------------------------------------------------------
+struct BundleEntry {
+  std::string id;            // "hipv4-amdgcn-amd-amdhsa--gfx90a"
+  std::vector<char> payload; // code object (may be empty for the host entry)
+};
+// Bundle id of a code object for `arch`: hipv4-amdgcn-amd-amdhsa--<arch>.
+std::string bundleEntryId(std::string_view arch);
+// Writes the uncompressed bundle format (entries 4096-aligned, a leading
+// empty `host-x86_64-unknown-linux-gnu` entry as clang emits).
+std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries);
+
+} // namespace amdgpulower

@@ -1,0 +1,184 @@
+//===- Codegen.cpp - TargetMachine, instruction selection, parallel split ---===//
+//
+// Creates the amdgcn-amd-amdhsa TargetMachine for a processor, runs
+// instruction selection to an ELF relocatable or assembly, and implements
+// compileModule(): the lowered (not yet optimised) module is split per
+// kernel with the AMDGPU target's own module splitter (kernels with their
+// call graphs, LDS kept per kernel), each part is serialised to bitcode,
+// then worker threads - each with its own LLVMContext, since a context is
+// single-threaded - optimise and compile the parts; lld links the objects
+// into one code object.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTarget();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUAsmPrinter();
+void LLVMInitializeAMDGPUAsmParser();
+}
+
+namespace amdgpulower {
+
+static void initAMDGPU() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+  });
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(std::string_view arch,
+                                                                         unsigned optLevel) {
+  initAMDGPU();
+  if (!findTarget(arch))
+    return llvm::createStringError("unsupported offload arch '%.*s'", int(arch.size()), arch.data());
+  llvm::Triple triple("amdgcn-amd-amdhsa");
+  std::string err;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target) return llvm::createStringError("AMDGPU target unavailable: %s", err.c_str());
+  llvm::TargetOptions to;
+  llvm::CodeGenOptLevel ol = optLevel == 0   ? llvm::CodeGenOptLevel::None
+                             : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                             : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                             : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, llvm::StringRef(arch.data(), arch.size()), "", to, llvm::Reloc::PIC_, std::nullopt, ol));
+  if (!tm) return llvm::createStringError("cannot create a TargetMachine for %.*s", int(arch.size()), arch.data());
+  return tm;
+}
+
+llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetMachine &tm,
+                                                  bool assembly) {
+  m.setDataLayout(tm.createDataLayout());
+  m.setTargetTriple(tm.getTargetTriple());
+  llvm::SmallVector<char, 0> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             assembly ? llvm::CodeGenFileType::AssemblyFile
+                                      : llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the AMDGPU target cannot emit this file type");
+  pm.run(m);
+  return std::vector<char>(buf.begin(), buf.end());
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+} // namespace
+
+llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
+                                                const LowerOptions &opts, OutputKind kind,
+                                                std::vector<Diagnostic> &diags,
+                                                std::vector<StageTime> *times) {
+  auto t0 = Clock::now();
+  if (auto e = lowerModuleNoOpt(*m, opts, diags)) return std::move(e);
+  if (times) times->push_back({"lower (policy, ABI, devlib)", since(t0)});
+
+  unsigned threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned kernels = 0;
+  for (llvm::Function &f : *m)
+    if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) ++kernels;
+
+  // Split into bitcode parts.
+  auto t1 = Clock::now();
+  std::vector<llvm::SmallString<0>> parts;
+  auto tm = createTargetMachine(opts.arch, opts.optLevel);
+  if (!tm) return tm.takeError();
+  unsigned nparts = std::min(threads, std::max(1u, kernels));
+  bool split = false;
+  if (nparts > 1 && kind != OutputKind::LLVMIR) {
+    split = (*tm)->splitModule(*m, nparts, [&](std::unique_ptr<llvm::Module> part) {
+      llvm::SmallString<0> bc;
+      llvm::raw_svector_ostream os(bc);
+      llvm::WriteBitcodeToFile(*part, os);
+      parts.push_back(std::move(bc));
+    });
+  }
+  if (!split) {
+    parts.clear();
+    llvm::SmallString<0> bc;
+    llvm::raw_svector_ostream os(bc);
+    llvm::WriteBitcodeToFile(*m, os);
+    parts.push_back(std::move(bc));
+  }
+  m.reset();
+  if (times) times->push_back({"split (" + std::to_string(parts.size()) + " parts)", since(t1)});
+
+  // Optimise + compile the parts in parallel.
+  auto t2 = Clock::now();
+  std::vector<std::vector<char>> outputs(parts.size());
+  std::vector<std::string> errors(parts.size());
+  std::vector<double> optTime(parts.size()), cgTime(parts.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < parts.size();) {
+      llvm::LLVMContext ctx;
+      auto mod = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts[i].str(), "part"), ctx);
+      if (!mod) { errors[i] = llvm::toString(mod.takeError()); continue; }
+      auto to = Clock::now();
+      if (auto e = optimizeModule(**mod, opts)) { errors[i] = llvm::toString(std::move(e)); continue; }
+      optTime[i] = since(to);
+      auto tc = Clock::now();
+      auto ptm = createTargetMachine(opts.arch, opts.optLevel);
+      if (!ptm) { errors[i] = llvm::toString(ptm.takeError()); continue; }
+      auto out = emitMachineCode(**mod, **ptm, kind == OutputKind::Assembly);
+      if (!out) { errors[i] = llvm::toString(out.takeError()); continue; }
+      cgTime[i] = since(tc);
+      outputs[i] = std::move(*out);
+    }
+  };
+  std::vector<std::thread> pool;
+  unsigned nthreads = std::min<size_t>(threads, parts.size());
+  for (unsigned i = 1; i < nthreads; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto &t : pool) t.join();
+  for (auto &e : errors)
+    if (!e.empty()) return llvm::createStringError("%s", e.c_str());
+  if (times) {
+    double o = 0, c = 0;
+    for (size_t i = 0; i < parts.size(); ++i) o += optTime[i], c += cgTime[i];
+    times->push_back({"optimize (sum over parts)", o});
+    times->push_back({"codegen (sum over parts)", c});
+    times->push_back({"optimize+codegen wall (" + std::to_string(nthreads) + " threads)", since(t2)});
+  }
+
+  if (kind == OutputKind::Assembly) {
+    std::vector<char> all;
+    for (auto &o : outputs) all.insert(all.end(), o.begin(), o.end());
+    return all;
+  }
+  if (kind == OutputKind::Object) {
+    if (outputs.size() == 1) return std::move(outputs[0]);
+    return llvm::createStringError("--emit=obj with several codegen parts: use one thread (-j1) "
+                                   "or --emit=hsaco");
+  }
+  auto t3 = Clock::now();
+  auto linked = linkCodeObject(outputs);
+  if (times) times->push_back({"link (lld)", since(t3)});
+  return linked;
+}
+
+} // namespace amdgpulower

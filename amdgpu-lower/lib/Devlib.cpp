@@ -1,0 +1,166 @@
+//===- Devlib.cpp - Link the device library variant for each warp policy ---===//
+//
+// The device library (devlib/*.c, ptx_devlib.h) is compiled at build time
+// into three bitcode variants (wave32, wave64-pack, wave64-pad) embedded in
+// this library. Linking: the variant's functions lose their target-cpu /
+// target-features and inferred "amdgpu-no-*" attributes (they take the
+// kernel's target; the attributor re-infers), its module flags are dropped
+// (the code object version is ours), and only what is referenced is linked.
+// Linked devlib functions become internal so the optimiser inlines and
+// drops them. A wave64 module with both pack and pad kernels links pack for
+// everything and, for pad kernels, clones every function reachable from
+// them (suffix `.ptx2amd.pad`) and binds those clones to a renamed copy of
+// the pad variant. A `__ptx_*` call the library does not define is an error
+// (interface mismatch), never a silent undefined symbol.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <cstddef>
+
+namespace amdgpulower::embedded {
+extern const unsigned char devlib_w32[], devlib_w64pack[], devlib_w64pad[];
+extern const std::size_t devlib_w32_size, devlib_w64pack_size, devlib_w64pad_size;
+} // namespace amdgpulower::embedded
+
+namespace amdgpulower {
+
+static constexpr llvm::StringLiteral kPadSuffix = ".ptx2amd.pad";
+
+bool isDevlibName(llvm::StringRef name) { return name.starts_with("__ptx_") || name.starts_with("__ptx2amd_"); }
+
+namespace {
+
+llvm::Expected<std::unique_ptr<llvm::Module>> loadVariant(WarpPolicy p, unsigned waveSize,
+                                                          llvm::Module &dst) {
+  using namespace embedded;
+  const unsigned char *data = devlib_w32;
+  size_t size = devlib_w32_size;
+  const char *name = "ptx_devlib_w32.bc";
+  if (waveSize == 64) {
+    data = p == WarpPolicy::Pad ? devlib_w64pad : devlib_w64pack;
+    size = p == WarpPolicy::Pad ? devlib_w64pad_size : devlib_w64pack_size;
+    name = p == WarpPolicy::Pad ? "ptx_devlib_w64pad.bc" : "ptx_devlib_w64pack.bc";
+  }
+  llvm::MemoryBufferRef buf(llvm::StringRef(reinterpret_cast<const char *>(data), size), name);
+  auto lib = llvm::parseBitcodeFile(buf, dst.getContext());
+  if (!lib) return lib.takeError();
+  llvm::Module &l = **lib;
+  for (llvm::Function &f : l) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    llvm::SmallVector<llvm::StringRef, 16> drop;
+    for (const llvm::Attribute &a : f.getAttributes().getFnAttrs())
+      if (a.isStringAttribute() && a.getKindAsString().starts_with("amdgpu-no-"))
+        drop.push_back(a.getKindAsString());
+    for (llvm::StringRef k : drop) f.removeFnAttr(k);
+  }
+  if (llvm::NamedMDNode *flags = l.getModuleFlagsMetadata()) l.eraseNamedMetadata(flags);
+  if (llvm::NamedMDNode *ident = l.getNamedMetadata("llvm.ident")) l.eraseNamedMetadata(ident);
+  l.setDataLayout(dst.getDataLayout());
+  l.setTargetTriple(dst.getTargetTriple());
+  return std::move(*lib);
+}
+
+llvm::Error linkInto(llvm::Module &m, std::unique_ptr<llvm::Module> lib) {
+  if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
+    return llvm::createStringError("linking the ptx2amd device library failed");
+  return llvm::Error::success();
+}
+
+// Clone everything reachable from pad kernels and bind it to suffixed devlib names.
+void isolatePadKernels(llvm::Module &m, const PolicyMap &policies) {
+  llvm::DenseMap<llvm::Function *, llvm::Function *> clones;
+  llvm::SmallVector<llvm::Function *, 16> padSide;
+  for (auto &[k, p] : policies) {
+    if (p != WarpPolicy::Pad) continue;
+    auto *kernel = const_cast<llvm::Function *>(k);
+    padSide.push_back(kernel);
+    for (llvm::Function *f : reachableFunctions(kernel)) {
+      if (f == kernel || f->isDeclaration() || clones.count(f) ||
+          f->getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
+        continue;
+      llvm::ValueToValueMapTy vmap;
+      llvm::Function *c = llvm::CloneFunction(f, vmap);
+      c->setName(f->getName() + kPadSuffix);
+      c->setLinkage(llvm::GlobalValue::InternalLinkage);
+      clones[f] = c;
+      padSide.push_back(c);
+    }
+  }
+  for (llvm::Function *f : padSide)
+    for (llvm::BasicBlock &bb : *f)
+      for (llvm::Instruction &i : bb) {
+        auto *cb = llvm::dyn_cast<llvm::CallBase>(&i);
+        llvm::Function *callee = cb ? cb->getCalledFunction() : nullptr;
+        if (!callee) continue;
+        if (auto it = clones.find(callee); it != clones.end()) {
+          cb->setCalledFunction(it->second);
+        } else if (callee->isDeclaration() && isDevlibName(callee->getName())) {
+          llvm::Function *decl = m.getFunction((callee->getName() + kPadSuffix).str());
+          if (!decl) {
+            decl = llvm::Function::Create(callee->getFunctionType(), llvm::GlobalValue::ExternalLinkage,
+                                          callee->getName() + kPadSuffix, m);
+            decl->setAttributes(callee->getAttributes());
+          }
+          cb->setCalledFunction(decl);
+        }
+      }
+}
+
+} // namespace
+
+llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const TargetInfo &t) {
+  bool anyPack = false, anyPad = false;
+  for (auto &[k, p] : policies) {
+    anyPack |= p == WarpPolicy::Pack;
+    anyPad |= p == WarpPolicy::Pad;
+  }
+  if (t.waveSize == 32) {
+    auto lib = loadVariant(WarpPolicy::Native, 32, m);
+    if (!lib) return lib.takeError();
+    if (auto e = linkInto(m, std::move(*lib))) return e;
+  } else if (anyPack && anyPad) {
+    isolatePadKernels(m, policies);
+    auto pack = loadVariant(WarpPolicy::Pack, 64, m);
+    if (!pack) return pack.takeError();
+    if (auto e = linkInto(m, std::move(*pack))) return e;
+    auto pad = loadVariant(WarpPolicy::Pad, 64, m);
+    if (!pad) return pad.takeError();
+    for (llvm::Function &f : **pad)
+      if (!f.isIntrinsic()) f.setName(f.getName() + kPadSuffix);
+    // Launcher-visible globals are shared: keep the definition linked first.
+    for (llvm::GlobalVariable &g : (*pad)->globals())
+      if (!g.hasLocalLinkage() && m.getNamedGlobal(g.getName()) && !g.isDeclaration()) {
+        g.setInitializer(nullptr);
+        g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      }
+    if (auto e = linkInto(m, std::move(*pad))) return e;
+  } else {
+    auto lib = loadVariant(anyPad ? WarpPolicy::Pad : WarpPolicy::Pack, 64, m);
+    if (!lib) return lib.takeError();
+    if (auto e = linkInto(m, std::move(*lib))) return e;
+  }
+
+  for (llvm::Function &f : m) {
+    if (!isDevlibName(f.getName())) continue;
+    if (f.isDeclaration()) {
+      if (!f.use_empty() && !f.isIntrinsic())
+        return llvm::createStringError("the ptx2amd device library does not define '%s' "
+                                       "(ptx_devlib.h interface mismatch)",
+                                       f.getName().str().c_str());
+      continue;
+    }
+    if (f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace amdgpulower

@@ -1,0 +1,54 @@
+//===- Optimize.cpp - The LLVM optimisation pipeline (-O0..-O3) -------------===//
+//
+// Runs the new pass manager's default module pipeline for the requested
+// level with the AMDGPU TargetMachine attached (so the target's own passes
+// and cost model run, as in clang). -O0 still runs the always-inliner so
+// device-library wrappers disappear and the module stays small. The result
+// is the contract's "emu input" (docs/pipeline.md).
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+namespace amdgpulower {
+
+llvm::Error optimizeModule(llvm::Module &m, const LowerOptions &opts) {
+  auto tm = createTargetMachine(opts.arch, opts.optLevel);
+  if (!tm) return tm.takeError();
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions pto;
+  pto.LoopUnrolling = opts.optLevel >= 2;
+  pto.LoopVectorization = opts.optLevel >= 2;
+  pto.SLPVectorization = opts.optLevel >= 2;
+  llvm::PassBuilder pb(tm->get(), pto);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  switch (opts.optLevel) {
+  case 0: mpm = pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;
+  case 1: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1); break;
+  case 2: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2); break;
+  default: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
+  }
+  mpm.run(m, mam);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(m, &os))
+    return llvm::createStringError("internal error: module invalid after optimisation: %s", err.c_str());
+  return llvm::Error::success();
+}
+
+} // namespace amdgpulower

@@ -1,0 +1,71 @@
+//===- WarpPolicy.cpp - Choose each kernel's warp policy ---------------------===//
+//
+// wave32 targets run one CUDA warp per wave ("native"), whatever the options
+// say. wave64 targets use the module default (--warp-policy=pack|pad, pack
+// unless told) overridden per kernel (--warp-policy=KERNEL=pad). Naming a
+// kernel the module does not define is an error, so typos do not silently
+// fall back to the default.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/IR/Function.h"
+
+namespace amdgpulower {
+
+llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo &t,
+                                              const LowerOptions &opts) {
+  PolicyMap map;
+  for (const auto &[name, p] : opts.kernelPolicy) {
+    llvm::Function *f = m.getFunction(name);
+    if (!f || f->getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+      return llvm::createStringError("--warp-policy names '%s', which is not a kernel of this module",
+                                     name.c_str());
+    if (p == WarpPolicy::Native)
+      return llvm::createStringError("--warp-policy for '%s': policy must be pack or pad",
+                                     name.c_str());
+  }
+  if (opts.defaultPolicy == WarpPolicy::Native)
+    return llvm::createStringError("--warp-policy: module policy must be pack or pad");
+  for (llvm::Function &f : m) {
+    if (f.isDeclaration() || f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL) continue;
+    if (t.waveSize == 32) {
+      map[&f] = WarpPolicy::Native;
+      continue;
+    }
+    auto it = opts.kernelPolicy.find(f.getName().str());
+    map[&f] = it != opts.kernelPolicy.end() ? it->second : opts.defaultPolicy;
+  }
+  return map;
+}
+
+} // namespace amdgpulower
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+namespace amdgpulower {
+
+llvm::SmallPtrSet<llvm::Function *, 16> reachableFunctions(llvm::Function *root) {
+  llvm::SmallPtrSet<llvm::Function *, 16> seen;
+  llvm::SmallVector<llvm::Function *, 16> work{root};
+  bool addedAddressTaken = false;
+  while (!work.empty()) {
+    llvm::Function *f = work.pop_back_val();
+    if (!seen.insert(f).second || f->isDeclaration()) continue;
+    for (llvm::Instruction &i : llvm::instructions(*f)) {
+      auto *cb = llvm::dyn_cast<llvm::CallBase>(&i);
+      if (!cb) continue;
+      if (llvm::Function *callee = cb->getCalledFunction()) {
+        work.push_back(callee);
+      } else if (!cb->isInlineAsm() && !addedAddressTaken) {
+        addedAddressTaken = true;
+        for (llvm::Function &g : *f->getParent())
+          if (!g.isDeclaration() && g.hasAddressTaken()) work.push_back(&g);
+      }
+    }
+  }
+  return seen;
+}
+
+} // namespace amdgpulower

@@ -1,0 +1,109 @@
+//===- WarpSizeCheck.cpp - -Wwarp-size: spin-waits under wave64 pack --------===//
+//
+// Under the pack policy two CUDA warps share one wave64 and execute in
+// lockstep: a warp that spin-waits for a flag written by the other warp of
+// its wave never lets that warp run, so the kernel hangs (CUDA's
+// independent warp scheduling makes the same code correct on NVIDIA).
+// What we check, in every function reachable from a pack kernel: a natural
+// loop whose exit condition depends on a load inside the loop that is
+// volatile or atomic (ld.volatile / ld.relaxed / ld.acquire, atom/atomicrmw,
+// cmpxchg), or a loop that calls nanosleep (__ptx_nanosleep) — the PTX
+// shapes of spin-waiting (CUB's decoupled look-back, hand-written locks,
+// grid-sync loops). Each such loop gets a warning naming the kernel and the
+// cure (--warp-policy=KERNEL=pad). Wait loops that only depend on other
+// blocks are harmless under pack but share the shape; the warning says so.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+
+#include <set>
+
+namespace amdgpulower {
+
+namespace {
+
+bool isSpinLoad(const llvm::Instruction &i) {
+  if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i))
+    return ld->isVolatile() || ld->isAtomic();
+  return llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i);
+}
+
+bool callsNanosleep(const llvm::Instruction &i) {
+  auto *cb = llvm::dyn_cast<llvm::CallBase>(&i);
+  auto *f = cb ? cb->getCalledFunction() : nullptr;
+  return f && f->getName() == "__ptx_nanosleep";
+}
+
+// Does `v` depend (through instructions of loop `l`) on a spin load in `l`?
+bool dependsOnSpinLoad(llvm::Value *v, const llvm::Loop &l) {
+  llvm::SmallVector<llvm::Value *, 16> work{v};
+  llvm::SmallPtrSet<llvm::Value *, 32> seen;
+  while (!work.empty()) {
+    auto *i = llvm::dyn_cast<llvm::Instruction>(work.pop_back_val());
+    if (!i || !l.contains(i) || !seen.insert(i).second) continue;
+    if (isSpinLoad(*i)) return true;
+    for (llvm::Value *op : i->operands()) work.push_back(op);
+  }
+  return false;
+}
+
+bool isSpinLoop(const llvm::Loop &l) {
+  for (llvm::BasicBlock *bb : l.blocks())
+    for (llvm::Instruction &i : *bb)
+      if (callsNanosleep(i)) return true;
+  llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
+  l.getExitingBlocks(exiting);
+  for (llvm::BasicBlock *bb : exiting)
+    if (auto *br = llvm::dyn_cast<llvm::BranchInst>(bb->getTerminator()))
+      if (br->isConditional() && dependsOnSpinLoad(br->getCondition(), l)) return true;
+  return false;
+}
+
+void locate(const llvm::Loop &l, Diagnostic &d) {
+  for (llvm::BasicBlock *bb : l.blocks())
+    for (llvm::Instruction &i : *bb)
+      if (const llvm::DebugLoc &dl = i.getDebugLoc()) {
+        d.line = dl.getLine();
+        d.col = dl.getCol();
+        if (auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope()))
+          d.file = scope->getFilename().str();
+        return;
+      }
+}
+
+} // namespace
+
+void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
+                          std::vector<Diagnostic> &diags) {
+  std::set<std::pair<const llvm::Function *, const llvm::Function *>> reported;
+  for (const auto &[kernel, policy] : policies) {
+    if (policy != WarpPolicy::Pack) continue;
+    for (llvm::Function *f : reachableFunctions(const_cast<llvm::Function *>(kernel))) {
+      if (f->isDeclaration()) continue;
+      llvm::DominatorTree dt(*f);
+      llvm::LoopInfo li(dt);
+      for (llvm::Loop *top : li)
+        for (llvm::Loop *l : llvm::depth_first(top)) {
+          if (!isSpinLoop(*l) || !reported.insert({kernel, f}).second) continue;
+          Diagnostic d;
+          d.severity = Severity::Warning;
+          d.file = m.getSourceFileName();
+          locate(*l, d);
+          d.message = "kernel '" + kernel->getName().str() + "'" +
+                      (f != kernel ? " (via '" + f->getName().str() + "')" : std::string()) +
+                      " spin-waits on memory in a loop; under --warp-policy=pack two warps share "
+                      "one wave64 and cannot make independent progress, so waiting for another "
+                      "warp of the same block can hang (waits on other blocks are safe); consider "
+                      "--warp-policy=" + kernel->getName().str() + "=pad [-Wwarp-size]";
+          diags.push_back(std::move(d));
+        }
+    }
+  }
+}
+
+} // namespace amdgpulower
