@@ -17,6 +17,7 @@
 #include "Passes.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -61,6 +62,11 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadVariant(WarpPolicy p, unsigned
         drop.push_back(a.getKindAsString());
     for (llvm::StringRef k : drop) f.removeFnAttr(k);
   }
+  // LDS state (software barriers) is zero-initialised in C; LDS cannot be:
+  // it is initialised at kernel entry instead (__ptx2amd_barrier_init).
+  for (llvm::GlobalVariable &g : l.globals())
+    if (g.getAddressSpace() == 3 && g.hasInitializer())
+      g.setInitializer(llvm::PoisonValue::get(g.getValueType()));
   if (llvm::NamedMDNode *flags = l.getModuleFlagsMetadata()) l.eraseNamedMetadata(flags);
   if (llvm::NamedMDNode *ident = l.getNamedMetadata("llvm.ident")) l.eraseNamedMetadata(ident);
   l.setDataLayout(dst.getDataLayout());

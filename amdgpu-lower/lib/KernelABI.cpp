@@ -225,6 +225,19 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
   }
   policies = std::move(updated);
 
+  // LDS cannot be initialised on AMD hardware (and PTX .shared has no
+  // initialisers): zero/undef initialisers become poison, others are errors.
+  for (llvm::GlobalVariable &g : m.globals()) {
+    if (g.getAddressSpace() != 3 || !g.hasInitializer()) continue;
+    llvm::Constant *init = g.getInitializer();
+    if (llvm::isa<llvm::UndefValue>(init) && !llvm::isa<llvm::PoisonValue>(init)) continue;
+    if (llvm::isa<llvm::PoisonValue>(init)) continue;
+    if (!init->isNullValue())
+      return llvm::createStringError("shared variable '%s' has an initializer; LDS cannot be initialised",
+                                     g.getName().str().c_str());
+    g.setInitializer(llvm::PoisonValue::get(g.getValueType()));
+  }
+
   unsigned cov = t.generic ? 6 : opts.codeObjectVersion;
   if (cov < 4 || cov > 6)
     return llvm::createStringError("unsupported code object version %u (4, 5 or 6)", cov);
