@@ -103,6 +103,7 @@ struct Operand {
     Vec,    // {a, _, c, d}              -> elems
     Sink,   // _
     List,   // (a, b) in call           -> elems
+    Pair,   // %r1|%p1 (setp/shfl second predicate result) -> elems = {first, second}
   };
   Kind kind = Kind::Imm;
   bool negated = false;     // !%p (predicate operand), -x is not legal PTX
