@@ -1,0 +1,422 @@
+//===- Common.cpp - operand access, type coercion, FP helpers -------------===//
+//
+// The building blocks every family translator uses: PTX register storage
+// (one alloca per register, typed by its declaration), reading an operand as
+// a given PTX type with PTX's operand-size rules (a wider register is
+// truncated, a narrower one extended by the instruction type's signedness),
+// writing results back, resolving [address] operands to typed pointers in the
+// right AMDGPU address space, devlib calls, and the floating-point helpers
+// that make non-approx FP bit-exact: explicit .ftz flushing (AMD keeps f32
+// denormals by default), .sat clamping, NVIDIA's canonical NaN, and directed
+// rounding via llvm.set.rounding + constrained intrinsics in strictfp functions.
+//
+//===----------------------------------------------------------------------===//
+#include "Translator.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace ptx2llvm {
+
+void ModuleCtx::error(ptx::SourceLoc loc, const std::string &msg, const std::string &fn) {
+  std::string s;
+  raw_string_ostream os(s);
+  os << file << ":" << loc.line << ":" << loc.col << ": error: " << msg;
+  if (!fn.empty()) os << " (in function '" << fn << "')";
+  errors.push_back(std::move(s));
+}
+
+Function *ModuleCtx::devlib(StringRef name, Type *ret, ArrayRef<Type *> params, bool convergent,
+                            bool noreturn) {
+  if (Function *f = m.getFunction(name)) return f;
+  auto *fty = FunctionType::get(ret, params, false);
+  Function *f = Function::Create(fty, GlobalValue::ExternalLinkage, name, &m);
+  f->addFnAttr(Attribute::NoUnwind);
+  if (convergent) f->addFnAttr(Attribute::Convergent);
+  if (noreturn) f->addFnAttr(Attribute::NoReturn);
+  return f;
+}
+
+std::string instrSpelling(const ptx::Instruction &in) {
+  std::string s(ptx::opcodeName(in.op));
+  for (const auto &m : in.mods) {
+    s += '.';
+    s += m.isType() ? ptx::typeName(m.type) : ptx::modName(m.mod);
+  }
+  return s;
+}
+
+bool FnCtx::unsupported(const ptx::Instruction &in, const std::string &why) {
+  std::string msg = "unsupported instruction '" + instrSpelling(in) + "'";
+  if (!why.empty()) msg += ": " + why;
+  mc.error(in.loc, msg, pf.name);
+  hadError = true;
+  return false;
+}
+
+bool FnCtx::error(ptx::SourceLoc loc, const std::string &msg) {
+  mc.error(loc, msg, pf.name);
+  hadError = true;
+  return false;
+}
+
+bool isHalfType(ptx::Type t) {
+  return t == ptx::Type::F16 || t == ptx::Type::F16x2 || t == ptx::Type::BF16 ||
+         t == ptx::Type::BF16x2;
+}
+
+Type *FnCtx::llvmType(ptx::Type t) {
+  auto &c = mc.ctx;
+  switch (t) {
+  case ptx::Type::Pred: return Type::getInt1Ty(c);
+  case ptx::Type::F16: return Type::getHalfTy(c);
+  case ptx::Type::BF16: return Type::getBFloatTy(c);
+  case ptx::Type::F32: return Type::getFloatTy(c);
+  case ptx::Type::F64: return Type::getDoubleTy(c);
+  case ptx::Type::F16x2: return FixedVectorType::get(Type::getHalfTy(c), 2);
+  case ptx::Type::BF16x2: return FixedVectorType::get(Type::getBFloatTy(c), 2);
+  case ptx::Type::None: return Type::getInt32Ty(c);
+  default: return IntegerType::get(c, ptx::typeBits(t));
+  }
+}
+
+Type *FnCtx::storageType(const ptx::Register &r) {
+  switch (r.type) {
+  case ptx::Type::Pred: return i1();
+  case ptx::Type::F32: return b.getFloatTy();
+  case ptx::Type::F64: return b.getDoubleTy();
+  default: return intTy(std::max(8u, ptx::typeBits(r.type)));
+  }
+}
+
+static unsigned bitsOf(Type *t) { return t->getPrimitiveSizeInBits().getFixedValue(); }
+
+Value *FnCtx::coerce(Value *v, Type *to, bool sext) {
+  Type *from = v->getType();
+  if (from == to) return v;
+  unsigned fb = bitsOf(from), tb = bitsOf(to);
+  if (fb == tb) return b.CreateBitCast(v, to);
+  if (!from->isIntegerTy()) v = b.CreateBitCast(v, intTy(fb));
+  Value *iv = tb < fb ? b.CreateTrunc(v, intTy(tb))
+                      : (sext && fb > 1 ? b.CreateSExt(v, intTy(tb)) : b.CreateZExt(v, intTy(tb)));
+  return to->isIntegerTy() ? iv : b.CreateBitCast(iv, to);
+}
+
+Value *FnCtx::regSlot(const ptx::Operand &op) {
+  if (op.reg >= regs.size() || !regs[op.reg]) return nullptr;
+  return regs[op.reg];
+}
+
+static Constant *fpConstFromBits(Type *ty, int64_t bits, unsigned fbits) {
+  // FImm: 0fXXXXXXXX (32) or 0dXXXXXXXXXXXXXXXX (64); convert if the type differs.
+  APFloat v = fbits == 64 ? APFloat(APFloat::IEEEdouble(), APInt(64, (uint64_t)bits))
+                          : APFloat(APFloat::IEEEsingle(), APInt(32, (uint64_t)bits));
+  bool lost = false;
+  if (ty->isFloatingPointTy()) {
+    v.convert(ty->getFltSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return ConstantFP::get(ty->getContext(), v);
+  }
+  APInt i = v.bitcastToAPInt();
+  return ConstantInt::get(ty, i.zextOrTrunc(bitsOf(ty)));
+}
+
+Value *FnCtx::read(const ptx::Operand &op, ptx::Type t) {
+  Type *ty = llvmType(t);
+  switch (op.kind) {
+  case ptx::Operand::Kind::Reg: {
+    Value *slot = regSlot(op);
+    if (!slot) { error(op.loc, "unsupported operand '" + op.name + "' (vector register)"); return UndefValue::get(ty); }
+    auto *ai = cast<AllocaInst>(slot);
+    Value *v = b.CreateLoad(ai->getAllocatedType(), ai, ai->getName());
+    if (t == ptx::Type::Pred) {
+      if (!v->getType()->isIntegerTy(1)) v = b.CreateICmpNE(v, ConstantInt::get(v->getType(), 0));
+      if (op.negated) v = b.CreateNot(v);
+      return v;
+    }
+    // A narrower register used with a wider instruction type is extended by
+    // the instruction type's signedness.
+    return coerce(v, ty, ptx::isSigned(t));
+  }
+  case ptx::Operand::Kind::Imm:
+    if (ty->isFloatingPointTy()) {
+      // Integer literal where a float is expected: the literal's value.
+      return ConstantFP::get(ty, (double)op.imm);
+    }
+    if (ty->isVectorTy()) return coerce(b.getInt32((uint32_t)op.imm), ty);
+    return ConstantInt::get(ty, (uint64_t)op.imm, /*signed*/ true);
+  case ptx::Operand::Kind::FImm:
+    if (ty->isVectorTy()) return coerce(fpConstFromBits(intTy(bitsOf(ty)), op.imm, op.fbits), ty);
+    return fpConstFromBits(ty, op.imm, op.fbits);
+  case ptx::Operand::Kind::SReg: {
+    Value *v = readSpecialReg(*this, op);
+    if (!v) return UndefValue::get(ty);
+    return coerce(v, ty, false);
+  }
+  case ptx::Operand::Kind::Sym: {
+    Value *v = symbolValue(op.name, op.offset, ty->isIntegerTy(32) ? 32 : 64, op.loc);
+    if (!v) return UndefValue::get(ty);
+    return coerce(v, ty);
+  }
+  default:
+    error(op.loc, "unsupported operand kind in this position");
+    return UndefValue::get(ty);
+  }
+}
+
+Value *FnCtx::readPred(const ptx::Operand &op) { return read(op, ptx::Type::Pred); }
+
+void FnCtx::write(const ptx::Operand &op, Value *v, ptx::Type t) {
+  if (op.kind == ptx::Operand::Kind::Sink) return;
+  if (op.kind != ptx::Operand::Kind::Reg) { error(op.loc, "destination must be a register"); return; }
+  Value *slot = regSlot(op);
+  if (!slot) { error(op.loc, "unsupported destination '" + op.name + "' (vector register)"); return; }
+  auto *ai = cast<AllocaInst>(slot);
+  Type *st = ai->getAllocatedType();
+  if (st->isIntegerTy(1) && !v->getType()->isIntegerTy(1))
+    v = b.CreateICmpNE(coerce(v, intTy(bitsOf(v->getType()))), ConstantInt::get(intTy(bitsOf(v->getType())), 0));
+  else
+    v = coerce(v, st, ptx::isSigned(t));
+  b.CreateStore(v, ai);
+}
+
+void FnCtx::writePred(const ptx::Operand &op, Value *v) { write(op, v, ptx::Type::Pred); }
+
+unsigned spaceAS(ptx::Space s) {
+  switch (s) {
+  case ptx::Space::Global: return GlobalAS;
+  case ptx::Space::Shared: case ptx::Space::SharedCluster: return SharedAS;
+  case ptx::Space::Const: return ConstAS;
+  case ptx::Space::Local: return PrivateAS;
+  case ptx::Space::Param: return PrivateAS;
+  default: return FlatAS;
+  }
+}
+
+static Value *castPtr(IRBuilder<> &b, Value *p, unsigned as) {
+  unsigned from = p->getType()->getPointerAddressSpace();
+  if (from == as) return p;
+  if (from != FlatAS && as != FlatAS) p = b.CreateAddrSpaceCast(p, PointerType::get(b.getContext(), FlatAS));
+  return b.CreateAddrSpaceCast(p, PointerType::get(b.getContext(), as));
+}
+
+Value *FnCtx::lookupVar(const std::string &name, const ptx::Variable **decl) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto f = it->vars.find(name);
+    if (f != it->vars.end()) {
+      if (decl) { auto d = it->decls.find(name); *decl = d == it->decls.end() ? nullptr : d->second; }
+      return f->second;
+    }
+  }
+  auto g = mc.globals.find(name);
+  if (g != mc.globals.end()) {
+    if (decl) *decl = nullptr;
+    return g->second;
+  }
+  return nullptr;
+}
+
+Value *FnCtx::address(const ptx::Operand &op, ptx::Space space, ptx::SourceLoc loc) {
+  unsigned as = spaceAS(space);
+  Type *i8 = b.getInt8Ty();
+  auto ptrTy = PointerType::get(mc.ctx, as);
+  Value *p = nullptr;
+  int64_t off = op.offset;
+  const ptx::Operand *base = nullptr;
+  if (op.kind == ptx::Operand::Kind::Addr) {
+    if (!op.elems.empty()) base = &op.elems[0];
+  } else if (op.kind == ptx::Operand::Kind::Reg || op.kind == ptx::Operand::Kind::Sym) {
+    base = &op;
+    off = op.kind == ptx::Operand::Kind::Sym ? op.offset : 0;
+  } else if (op.kind == ptx::Operand::Kind::Imm) {
+    off = op.imm;
+  }
+  if (!base) {
+    p = b.CreateIntToPtr(b.getInt64(off), ptrTy);
+    if (as == SharedAS || as == PrivateAS) p = b.CreateIntToPtr(b.getInt32((uint32_t)off), ptrTy);
+    return p;
+  }
+  if (base->kind == ptx::Operand::Kind::Sym) {
+    Value *v = lookupVar(base->name);
+    if (!v) {
+      if (Function *fn = mc.m.getFunction(base->name)) v = fn;
+      else { error(base->loc, "unknown symbol '" + base->name + "'"); return UndefValue::get(ptrTy); }
+    }
+    if (space == ptx::Space::Param) {
+      // .param symbols live wherever the function keeps them (allocas or kernarg).
+      as = v->getType()->getPointerAddressSpace();
+    }
+    p = castPtr(b, v, as);
+  } else if (base->kind == ptx::Operand::Kind::Reg) {
+    if (space == ptx::Space::Param) {
+      error(loc, "register-based .param addressing is not supported");
+      return UndefValue::get(ptrTy);
+    }
+    bool narrow = as == SharedAS || as == PrivateAS;
+    Value *slot = regSlot(*base);
+    if (!slot) { error(base->loc, "vector register as address"); return UndefValue::get(ptrTy); }
+    Value *iv = b.CreateLoad(cast<AllocaInst>(slot)->getAllocatedType(), slot, slot->getName());
+    iv = coerce(iv, narrow ? b.getInt32Ty() : b.getInt64Ty());
+    p = b.CreateIntToPtr(iv, ptrTy);
+  } else {
+    error(base->loc, "unsupported address base");
+    return UndefValue::get(ptrTy);
+  }
+  if (off) p = b.CreateGEP(i8, p, b.getInt64(off));
+  return p;
+}
+
+Value *FnCtx::symbolValue(const std::string &name, int64_t off, unsigned bits, ptx::SourceLoc loc) {
+  Value *v = lookupVar(name);
+  if (!v) v = mc.m.getFunction(name);
+  if (!v) {
+    auto lit = labels.find(name);
+    if (lit != labels.end()) { error(loc, "label '" + name + "' used as a value"); return nullptr; }
+    error(loc, "unknown symbol '" + name + "'");
+    return nullptr;
+  }
+  if (off) v = b.CreateGEP(b.getInt8Ty(), v, b.getInt64(off));
+  unsigned as = v->getType()->getPointerAddressSpace();
+  unsigned pbits = (as == SharedAS || as == PrivateAS) ? 32 : 64;
+  Value *iv = b.CreatePtrToInt(v, intTy(pbits));
+  return coerce(iv, intTy(bits));
+}
+
+Value *FnCtx::call(StringRef name, Type *ret, ArrayRef<Value *> args, bool convergent) {
+  SmallVector<Type *, 6> tys;
+  for (Value *a : args) tys.push_back(a->getType());
+  Function *fn = mc.devlib(name, ret, tys, convergent);
+  CallInst *ci = b.CreateCall(fn, args);
+  if (convergent) ci->addFnAttr(Attribute::Convergent);
+  return ci;
+}
+
+//===-- FP helpers --------------------------------------------------------===//
+
+Value *FnCtx::flushDenorm(Value *v) {
+  Type *t = v->getType();
+  if (t->isVectorTy()) {
+    Value *r = PoisonValue::get(t);
+    for (unsigned i = 0; i < cast<FixedVectorType>(t)->getNumElements(); ++i)
+      r = b.CreateInsertElement(r, flushDenorm(b.CreateExtractElement(v, i)), i);
+    return r;
+  }
+  const fltSemantics &sem = t->getFltSemantics();
+  Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, v);
+  Value *tiny = b.CreateFCmpOLT(ax, ConstantFP::get(t, APFloat::getSmallestNormalized(sem)));
+  Value *zero = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(t, 0.0), v);
+  return b.CreateSelect(tiny, zero, v);
+}
+
+Value *FnCtx::saturate01(Value *v) {
+  Type *t = v->getType();
+  if (t->isVectorTy()) {
+    Value *r = PoisonValue::get(t);
+    for (unsigned i = 0; i < cast<FixedVectorType>(t)->getNumElements(); ++i)
+      r = b.CreateInsertElement(r, saturate01(b.CreateExtractElement(v, i)), i);
+    return r;
+  }
+  Value *zero = ConstantFP::get(t, 0.0), *one = ConstantFP::get(t, 1.0);
+  Value *lo = b.CreateSelect(b.CreateFCmpOGT(v, zero), v, zero); // NaN, -0 -> +0
+  return b.CreateSelect(b.CreateFCmpOGT(lo, one), one, lo);
+}
+
+Value *FnCtx::canonicalNaN(Value *v) {
+  Type *t = v->getType();
+  if (t->isVectorTy()) {
+    Value *r = PoisonValue::get(t);
+    for (unsigned i = 0; i < cast<FixedVectorType>(t)->getNumElements(); ++i)
+      r = b.CreateInsertElement(r, canonicalNaN(b.CreateExtractElement(v, i)), i);
+    return r;
+  }
+  // NVIDIA GPUs return one canonical NaN from arithmetic: all exponent and
+  // mantissa bits set, sign clear (0x7fffffff for f32, 0x7fff for f16).
+  unsigned bits = bitsOf(t);
+  APInt nanBits = APInt::getAllOnes(bits).lshr(1);
+  if (t->isBFloatTy()) nanBits = APInt(16, 0x7fff);
+  if (t->isDoubleTy()) nanBits = APInt(64, 0xfff8000000000000ULL); // see Translate.cpp note
+  Constant *nan = ConstantFP::get(t->getContext(), APFloat(t->getFltSemantics(), nanBits));
+  Value *isNaN = b.CreateFCmpUNO(v, v);
+  return b.CreateSelect(isNaN, nan, v);
+}
+
+RoundingMode FnCtx::rounding(const ptx::Instruction &in, bool integerRounding) {
+  for (const auto &m : in.mods) {
+    if (m.isType()) continue;
+    switch (m.mod) {
+    case ptx::Mod::Rz: case ptx::Mod::Rzi: return RoundingMode::TowardZero;
+    case ptx::Mod::Rm: case ptx::Mod::Rmi: return RoundingMode::TowardNegative;
+    case ptx::Mod::Rp: case ptx::Mod::Rpi: return RoundingMode::TowardPositive;
+    case ptx::Mod::Rna: return RoundingMode::NearestTiesToAway;
+    case ptx::Mod::Rn: case ptx::Mod::Rni: return RoundingMode::NearestTiesToEven;
+    default: break;
+    }
+  }
+  return RoundingMode::NearestTiesToEven;
+}
+
+static int setRoundingArg(RoundingMode rm) {
+  // llvm.set.rounding: 0 toward zero, 1 nearest even, 2 upward, 3 downward.
+  switch (rm) {
+  case RoundingMode::TowardZero: return 0;
+  case RoundingMode::TowardPositive: return 2;
+  case RoundingMode::TowardNegative: return 3;
+  default: return 1;
+  }
+}
+
+Value *FnCtx::withRounding(RoundingMode rm, Intrinsic::ID constrained, ArrayRef<Value *> args,
+                           Type *ret, function_ref<Value *()> plain, ArrayRef<Type *> overloadTys) {
+  if (rm == RoundingMode::NearestTiesToEven) return plain();
+  // The constrained intrinsic states the mode; llvm.set.rounding makes it the
+  // hardware's mode for this one operation (both f32 and f64/f16 mode bits),
+  // then nearest-even is restored. The function is strictfp (see Function.cpp),
+  // so nothing is moved across the mode switches.
+  b.CreateIntrinsic(Intrinsic::set_rounding, {}, {b.getInt32(setRoundingArg(rm))});
+  SmallVector<Type *, 2> tys(overloadTys.begin(), overloadTys.end());
+  if (tys.empty()) tys.push_back(ret);
+  CallInst *ci = b.CreateConstrainedFPIntrinsic(constrained, tys, args, FMFSource(), "", nullptr, rm,
+                                                fp::ebIgnore);
+  b.CreateIntrinsic(Intrinsic::set_rounding, {}, {b.getInt32(1)});
+  return ci;
+}
+
+Value *FnCtx::fpIntrinsic(Intrinsic::ID id, ArrayRef<Value *> args) {
+  Type *ty = args[0]->getType();
+  if (!strict) return b.CreateIntrinsic(id, {ty}, args);
+  Intrinsic::ID cid = Intrinsic::not_intrinsic;
+  switch (id) {
+  case Intrinsic::fma: cid = Intrinsic::experimental_constrained_fma; break;
+  case Intrinsic::sqrt: cid = Intrinsic::experimental_constrained_sqrt; break;
+  case Intrinsic::floor: cid = Intrinsic::experimental_constrained_floor; break;
+  case Intrinsic::ceil: cid = Intrinsic::experimental_constrained_ceil; break;
+  case Intrinsic::trunc: cid = Intrinsic::experimental_constrained_trunc; break;
+  case Intrinsic::roundeven: cid = Intrinsic::experimental_constrained_roundeven; break;
+  case Intrinsic::rint: cid = Intrinsic::experimental_constrained_rint; break;
+  case Intrinsic::minnum: cid = Intrinsic::experimental_constrained_minnum; break;
+  case Intrinsic::maxnum: cid = Intrinsic::experimental_constrained_maxnum; break;
+  case Intrinsic::minimum: cid = Intrinsic::experimental_constrained_minimum; break;
+  case Intrinsic::maximum: cid = Intrinsic::experimental_constrained_maximum; break;
+  case Intrinsic::exp2: cid = Intrinsic::experimental_constrained_exp2; break;
+  case Intrinsic::log2: cid = Intrinsic::experimental_constrained_log2; break;
+  case Intrinsic::sin: cid = Intrinsic::experimental_constrained_sin; break;
+  case Intrinsic::cos: cid = Intrinsic::experimental_constrained_cos; break;
+  default: { // mode-independent (fabs, copysign, minimumnum, is.fpclass, ...)
+    CallInst *ci = b.CreateIntrinsic(id, {ty}, args);
+    ci->addFnAttr(Attribute::StrictFP);
+    return ci;
+  }
+  }
+  return b.CreateConstrainedFPIntrinsic(cid, {ty}, args, FMFSource(), "", nullptr,
+                                        RoundingMode::NearestTiesToEven, fp::ebIgnore);
+}
+
+bool hasModNamed(const ptx::Instruction &in, std::string_view name) {
+  for (const auto &m : in.mods)
+    if (!m.isType() && ptx::modName(m.mod) == name) return true;
+  return false;
+}
+
+} // namespace ptx2llvm

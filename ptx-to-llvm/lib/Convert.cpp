@@ -1,0 +1,195 @@
+//===- Convert.cpp - cvt in its rounding / saturation / ftz forms ----------===//
+//
+// cvt.{irnd,frnd}{.ftz}{.sat}{.relu}{.satfinite}.dtype.atype for
+//  * integer <-> integer: truncation/extension by the source signedness, .sat
+//    clamps the source value (in its own signedness) to the destination range;
+//  * float -> integer: .rni/.rzi/.rmi/.rpi round with roundeven/trunc/floor/ceil
+//    and convert with llvm.fpto[su]i.sat, so NaN -> 0 and out-of-range values
+//    saturate exactly as NVIDIA's cvt does; .ftz flushes the source first;
+//  * integer -> float and float narrowing: .rn is the plain IR conversion
+//    (correctly rounded); .rz/.rm/.rp are constrained conversions under
+//    llvm.set.rounding; .rna (tf32) is an exact bit sequence;
+//  * float -> float same type with .rni/.rzi/.rmi/.rpi: round to integral;
+//  * f16x2/bf16x2 packing from two f32 (`cvt.rn.f16x2.f32 d, a, b` puts
+//    cvt(a) in the upper half), .relu, .satfinite, .sat.
+// fp8/fp6/fp4 (e4m3/e5m2/...) conversions and cvt.pack are explicit errors.
+//
+//===----------------------------------------------------------------------===//
+#include "Translator.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+using ptx::Mod;
+using PT = ptx::Type;
+
+namespace ptx2llvm {
+
+static bool isIntType(PT t) {
+  switch (t) {
+  case PT::U8: case PT::U16: case PT::U32: case PT::U64:
+  case PT::S8: case PT::S16: case PT::S32: case PT::S64:
+  case PT::B8: case PT::B16: case PT::B32: case PT::B64:
+    return true;
+  default: return false;
+  }
+}
+
+static bool isScalarFloat(PT t) {
+  return t == PT::F16 || t == PT::BF16 || t == PT::F32 || t == PT::F64;
+}
+
+// Clamp an integer value x (signedness sx) to the range of an n-bit integer
+// of signedness sd, keeping x's width.
+static Value *clampInt(IRBuilder<> &b, Value *x, bool sx, unsigned n, bool sd) {
+  unsigned w = x->getType()->getIntegerBitWidth();
+  APInt lo = sd ? APInt::getSignedMinValue(n) : APInt::getMinValue(n);
+  APInt hi = sd ? APInt::getSignedMaxValue(n) : APInt::getMaxValue(n);
+  // Compare in a width that holds both ranges.
+  unsigned cw = std::max(w, n) + 1;
+  llvm::Type *ct = b.getIntNTy(cw);
+  Value *xc = sx ? b.CreateSExt(x, ct) : b.CreateZExt(x, ct);
+  Value *loC = ConstantInt::get(ct, sd ? lo.sext(cw) : lo.zext(cw));
+  Value *hiC = ConstantInt::get(ct, sd ? hi.sext(cw) : hi.zext(cw));
+  Value *r = b.CreateSelect(b.CreateICmpSLT(xc, loC), loC, xc);
+  r = b.CreateSelect(b.CreateICmpSGT(r, hiC), hiC, r);
+  return b.CreateTrunc(r, x->getType());
+}
+
+static Value *roundIntegral(FnCtx &fc, Value *x, RoundingMode rm) {
+  switch (rm) {
+  case RoundingMode::TowardZero: return fc.fpIntrinsic(Intrinsic::trunc, {x});
+  case RoundingMode::TowardNegative: return fc.fpIntrinsic(Intrinsic::floor, {x});
+  case RoundingMode::TowardPositive: return fc.fpIntrinsic(Intrinsic::ceil, {x});
+  default: return fc.fpIntrinsic(Intrinsic::roundeven, {x});
+  }
+}
+
+static Value *narrowFloat(FnCtx &fc, Value *x, llvm::Type *to, RoundingMode rm) {
+  return fc.withRounding(rm, Intrinsic::experimental_constrained_fptrunc, {x}, to,
+                         [&] { return fc.b.CreateFPTrunc(x, to); }, {to, x->getType()});
+}
+
+// .satfinite: +-Inf and out-of-range results become +-MAX of the format, NaN stays NaN.
+static Value *satFinite(FnCtx &fc, Value *r) {
+  auto &b = fc.b;
+  llvm::Type *t = r->getType();
+  Value *mx = ConstantFP::get(t, APFloat::getLargest(t->getFltSemantics()));
+  Value *ar = b.CreateUnaryIntrinsic(Intrinsic::fabs, r);
+  Value *big = b.CreateFCmpOGT(ar, mx);
+  return b.CreateSelect(big, b.CreateBinaryIntrinsic(Intrinsic::copysign, mx, r), r);
+}
+
+static Value *coerceTo16(FnCtx &fc, Value *h) { return fc.b.CreateBitCast(h, fc.b.getInt16Ty()); }
+
+static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT dt, RoundingMode rm,
+                           bool intRound) {
+  auto &b = fc.b;
+  llvm::Type *to = fc.llvmType(dt);
+  unsigned sb = x->getType()->getPrimitiveSizeInBits(), db = to->getPrimitiveSizeInBits();
+  Value *r;
+  if (x->getType() == to) {
+    r = intRound ? roundIntegral(fc, x, rm) : x;
+  } else if (db > sb) {
+    r = b.CreateFPExt(x, to);
+  } else if (db == sb) { // f16 <-> bf16: exact widening to f32, one rounding
+    r = narrowFloat(fc, b.CreateFPExt(x, b.getFloatTy()), to, rm);
+  } else {
+    r = narrowFloat(fc, x, to, rm);
+  }
+  if (in.has(Mod::Ftz) && (to->isFloatTy() || to->isHalfTy())) r = fc.flushDenorm(r);
+  if (in.has(Mod::Relu)) {
+    Value *zero = Constant::getNullValue(to);
+    r = b.CreateSelect(b.CreateFCmpOLT(r, zero), zero, r);
+  }
+  if (in.has(Mod::Satfinite)) r = satFinite(fc, r);
+  if (in.has(Mod::Sat)) r = fc.saturate01(r);
+  else r = fc.canonicalNaN(r);
+  return r;
+}
+
+bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  const auto &ops = in.operands;
+  if (in.has(Mod::Pack)) return fc.unsupported(in, "cvt.pack");
+  PT dt = in.type(0), st = in.type(1);
+  if (dt == PT::None || st == PT::None) return fc.unsupported(in, "needs destination and source types");
+  RoundingMode rm = fc.rounding(in);
+  bool intRound = in.has(Mod::Rni) || in.has(Mod::Rzi) || in.has(Mod::Rmi) || in.has(Mod::Rpi);
+
+  // Integer -> integer.
+  if (isIntType(dt) && isIntType(st)) {
+    Value *x = fc.read(ops[1], st);
+    unsigned dn = ptx::typeBits(dt), sn = ptx::typeBits(st);
+    bool ss = ptx::isSigned(st), ds = ptx::isSigned(dt);
+    if (in.has(Mod::Sat)) x = clampInt(b, x, ss, dn, ds);
+    Value *r = dn <= sn ? b.CreateTrunc(x, fc.intTy(dn)) : (ss ? b.CreateSExt(x, fc.intTy(dn)) : b.CreateZExt(x, fc.intTy(dn)));
+    fc.write(ops[0], r, dt);
+    return true;
+  }
+  // Float -> integer.
+  if (isIntType(dt) && isScalarFloat(st)) {
+    Value *x = fc.read(ops[1], st);
+    if (in.has(Mod::Ftz)) x = fc.flushDenorm(x);
+    if (st == PT::F16 || st == PT::BF16) x = b.CreateFPExt(x, b.getFloatTy());
+    x = roundIntegral(fc, x, rm);
+    llvm::Type *it = fc.intTy(ptx::typeBits(dt));
+    Value *r = b.CreateIntrinsic(ptx::isSigned(dt) ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat, {it, x->getType()}, {x});
+    fc.write(ops[0], r, dt);
+    return true;
+  }
+  // Integer -> float.
+  if (isScalarFloat(dt) && isIntType(st)) {
+    Value *x = fc.read(ops[1], st);
+    llvm::Type *to = fc.llvmType(dt);
+    bool s = ptx::isSigned(st);
+    Value *r = fc.withRounding(rm, s ? Intrinsic::experimental_constrained_sitofp : Intrinsic::experimental_constrained_uitofp,
+                               {x}, to, [&] { return s ? b.CreateSIToFP(x, to) : b.CreateUIToFP(x, to); },
+                               {to, x->getType()});
+    if (in.has(Mod::Ftz)) r = fc.flushDenorm(r);
+    if (in.has(Mod::Sat)) r = fc.saturate01(r);
+    fc.write(ops[0], r, dt);
+    return true;
+  }
+  // Float -> float.
+  if (isScalarFloat(dt) && isScalarFloat(st)) {
+    Value *x = fc.read(ops[1], st);
+    if (in.has(Mod::Ftz) && (st == PT::F32 || st == PT::F16)) x = fc.flushDenorm(x);
+    fc.write(ops[0], floatToFloat(fc, in, x, dt, rm, intRound), dt);
+    return true;
+  }
+  // f32 pair -> f16x2 / bf16x2: d.hi = cvt(a), d.lo = cvt(b).
+  if ((dt == PT::F16x2 || dt == PT::BF16x2) && st == PT::F32) {
+    if (ops.size() != 3) return fc.unsupported(in, "expected two sources");
+    PT et = dt == PT::F16x2 ? PT::F16 : PT::BF16;
+    Value *a = fc.read(ops[1], PT::F32), *c = fc.read(ops[2], PT::F32);
+    Value *ha = coerceTo16(fc, floatToFloat(fc, in, a, et, rm, false));
+    Value *hb = coerceTo16(fc, floatToFloat(fc, in, c, et, rm, false));
+    Value *r = b.CreateOr(b.CreateShl(b.CreateZExt(ha, b.getInt32Ty()), 16), b.CreateZExt(hb, b.getInt32Ty()));
+    fc.write(ops[0], r, PT::B32);
+    return true;
+  }
+  // f32 -> tf32 (.rna, optional .satfinite): round to a 10-bit mantissa, ties away.
+  if (dt == PT::TF32 && st == PT::F32) {
+    Value *x = fc.read(ops[1], PT::F32);
+    Value *u = b.CreateBitCast(x, b.getInt32Ty());
+    Value *special = b.CreateFCmpUEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, x), ConstantFP::getInfinity(b.getFloatTy()));
+    special = b.CreateOr(special, b.CreateFCmpUNO(x, x));
+    Value *rounded;
+    if (rm == RoundingMode::NearestTiesToAway) rounded = b.CreateAnd(b.CreateAdd(u, b.getInt32(0x1000)), b.getInt32(0xffffe000));
+    else if (rm == RoundingMode::TowardZero) rounded = b.CreateAnd(u, b.getInt32(0xffffe000));
+    else return fc.unsupported(in, "tf32 rounding");
+    Value *r = b.CreateSelect(special, u, rounded);
+    if (in.has(Mod::Satfinite)) {
+      Value *rf = satFinite(fc, b.CreateBitCast(r, b.getFloatTy()));
+      r = b.CreateAnd(b.CreateBitCast(rf, b.getInt32Ty()), b.getInt32(0xffffe000));
+      r = b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0x7fffffff), r);
+    }
+    fc.write(ops[0], r, PT::B32);
+    return true;
+  }
+  return fc.unsupported(in);
+}
+
+} // namespace ptx2llvm

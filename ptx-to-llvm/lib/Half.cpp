@@ -1,0 +1,100 @@
+//===- Half.cpp - f16, f16x2, bf16, bf16x2 arithmetic ---------------------===//
+//
+// add/sub/mul/fma (.rn, .ftz, .sat, .relu), neg/abs, min/max (.NaN,
+// .xorsign.abs), ex2/tanh .approx on the 16-bit float types. The packed x2
+// forms are LLVM <2 x half>/<2 x bfloat> vectors (a .b32 register holds
+// element 0 in its low half, as in PTX). IR arithmetic on half/bfloat is
+// correctly rounded to nearest-even, which is PTX's .rn; .ftz flushes f16
+// subnormal inputs/results; NaN results are the canonical 0x7fff.
+//
+//===----------------------------------------------------------------------===//
+#include "Translator.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+using ptx::Mod;
+using ptx::Opcode;
+
+namespace ptx2llvm {
+
+static Value *relu(FnCtx &fc, Value *r) {
+  // .relu: negative results become +0, NaN stays (canonical) NaN.
+  Value *zero = Constant::getNullValue(r->getType());
+  Value *neg = fc.b.CreateFCmpOLT(r, zero);
+  return fc.b.CreateSelect(neg, zero, r);
+}
+
+bool translateHalf(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  ptx::Type t = in.type(0);
+  const auto &ops = in.operands;
+  bool ftz = in.has(Mod::Ftz);
+  auto rd = [&](unsigned i) {
+    Value *v = fc.read(ops[i], t);
+    return ftz ? fc.flushDenorm(v) : v;
+  };
+  auto done = [&](Value *r, bool canonical = true) {
+    if (ftz) r = fc.flushDenorm(r);
+    if (in.has(Mod::Relu)) r = relu(fc, r);
+    if (in.has(Mod::Sat)) r = fc.saturate01(r);
+    else if (canonical) r = fc.canonicalNaN(r);
+    fc.write(ops[0], r, t);
+    return true;
+  };
+  RoundingMode rm = fc.rounding(in);
+  if (rm != RoundingMode::NearestTiesToEven)
+    return fc.unsupported(in, "only .rn rounding exists for 16-bit float arithmetic");
+  switch (in.op) {
+  case Opcode::Add: return done(b.CreateFAdd(rd(1), rd(2)));
+  case Opcode::Sub: return done(b.CreateFSub(rd(1), rd(2)));
+  case Opcode::Mul: return done(b.CreateFMul(rd(1), rd(2)));
+  case Opcode::Fma: case Opcode::Mad: {
+    Value *x = rd(1), *y = rd(2), *z = rd(3);
+    return done(fc.fpIntrinsic(Intrinsic::fma, {x, y, z}));
+  }
+  case Opcode::Neg: { fc.write(ops[0], b.CreateFNeg(rd(1)), t); return true; }
+  case Opcode::Abs: { fc.write(ops[0], b.CreateUnaryIntrinsic(Intrinsic::fabs, rd(1)), t); return true; }
+  case Opcode::Min: case Opcode::Max: {
+    bool mx = in.op == Opcode::Max;
+    Value *x = rd(1), *y = rd(2);
+    Intrinsic::ID id = in.has(Mod::NaN) ? (mx ? Intrinsic::maximum : Intrinsic::minimum)
+                                        : (mx ? Intrinsic::maximumnum : Intrinsic::minimumnum);
+    if (in.has(Mod::Xorsign)) {
+      Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, x), *ay = b.CreateUnaryIntrinsic(Intrinsic::fabs, y);
+      Value *m = fc.canonicalNaN(b.CreateBinaryIntrinsic(id, ax, ay));
+      Type *it = x->getType()->isVectorTy() ? (Type *)FixedVectorType::get(b.getInt16Ty(), 2) : b.getInt16Ty();
+      Value *sign = b.CreateAnd(b.CreateXor(b.CreateBitCast(x, it), b.CreateBitCast(y, it)), ConstantInt::get(it, 0x8000));
+      Value *withSign = b.CreateBitCast(b.CreateOr(b.CreateBitCast(m, it), sign), x->getType());
+      Value *r = b.CreateSelect(b.CreateFCmpUNO(m, m), m, withSign);
+      fc.write(ops[0], r, t);
+      return true;
+    }
+    return done(b.CreateBinaryIntrinsic(id, x, y));
+  }
+  case Opcode::Ex2: case Opcode::Tanh: {
+    if (!in.has(Mod::Approx)) return fc.unsupported(in);
+    // Evaluate in f32 (exactly representable inputs) and round once to the 16-bit type.
+    Value *x = rd(1);
+    Type *ft = x->getType()->isVectorTy() ? (Type *)FixedVectorType::get(b.getFloatTy(), 2) : b.getFloatTy();
+    Value *xf = b.CreateFPExt(x, ft);
+    IRBuilder<>::FastMathFlagGuard guard(b);
+    FastMathFlags f; f.setApproxFunc();
+    b.setFastMathFlags(f);
+    Value *r;
+    if (in.op == Opcode::Ex2) r = b.CreateUnaryIntrinsic(Intrinsic::exp2, xf);
+    else {
+      Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, xf);
+      Value *e = b.CreateUnaryIntrinsic(Intrinsic::exp2, b.CreateFMul(ax, ConstantFP::get(ft, 2.8853900817779268)));
+      r = b.CreateFSub(ConstantFP::get(ft, 1.0), b.CreateFDiv(ConstantFP::get(ft, 2.0), b.CreateFAdd(e, ConstantFP::get(ft, 1.0))));
+      r = b.CreateBinaryIntrinsic(Intrinsic::copysign, r, xf);
+      r = b.CreateSelect(b.CreateFCmpOLT(ax, ConstantFP::get(ft, 0.00390625)), xf, r);
+    }
+    return done(b.CreateFPTrunc(r, x->getType()), false);
+  }
+  default:
+    return fc.unsupported(in);
+  }
+}
+
+} // namespace ptx2llvm

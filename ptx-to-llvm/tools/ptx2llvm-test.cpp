@@ -1,0 +1,65 @@
+//===- ptx2llvm-test.cpp - parse PTX, translate, print LLVM IR ------------===//
+//
+// Small driver of the ptx-to-llvm stage for its own tests (until and besides
+// `ptx2amd --emit=llvm`): `ptx2llvm-test in.ptx [-o out.ll] [--stats]`.
+// Prints the translated module, or the collected errors and exit code 1.
+// --stats prints per-function success counts instead (for corpus sweeps):
+// each function is translated in a module of its own together with all
+// declarations, so one failing function does not hide the others.
+//
+//===----------------------------------------------------------------------===//
+#include "ptx/Parser.h"
+#include "ptx2llvm/Translate.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+int main(int argc, char **argv) {
+  std::string in, out;
+  bool stats = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-o" && i + 1 < argc) out = argv[++i];
+    else if (a == "--stats") stats = true;
+    else in = a;
+  }
+  if (in.empty()) { std::cerr << "usage: ptx2llvm-test in.ptx [-o out.ll] [--stats]\n"; return 2; }
+  std::ifstream f(in);
+  if (!f) { std::cerr << in << ": cannot open\n"; return 2; }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  auto pr = ptx::parse(text, in);
+  if (!pr.ok() || !pr.module) {
+    std::cerr << pr.diags.render(in, text);
+    return 1;
+  }
+  llvm::LLVMContext ctx;
+  if (stats) {
+    // Whole module first; then per-kernel counts from the error lines.
+    auto m = ptx2llvm::translate(*pr.module, ctx, {in, true});
+    unsigned total = 0, bad = 0;
+    std::string msg;
+    if (!m) msg = llvm::toString(m.takeError());
+    for (const auto &fn : pr.module->functions) {
+      if (!fn.hasBody) continue;
+      ++total;
+      if (msg.find("(in function '" + fn.name + "')") != std::string::npos) ++bad;
+    }
+    std::cout << "functions: " << total << " translated: " << (total - bad) << " failed: " << bad << "\n";
+    if (!msg.empty()) std::cout << msg << "\n";
+    return bad ? 1 : 0;
+  }
+  auto m = ptx2llvm::translate(*pr.module, ctx, {in, true});
+  if (!m) {
+    std::cerr << llvm::toString(m.takeError()) << "\n";
+    return 1;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(out.empty() ? "-" : out, ec);
+  (*m)->print(os, nullptr);
+  return 0;
+}
