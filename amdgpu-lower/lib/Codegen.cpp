@@ -177,6 +177,9 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   }
   auto t3 = Clock::now();
   auto linked = linkCodeObject(outputs);
+  if (!linked) return linked.takeError();
+  if (outputs.size() > 1)
+    if (auto e = mergeMetadataNotes(*linked)) return std::move(e);
   if (times) times->push_back({"link (lld)", since(t3)});
   return linked;
 }

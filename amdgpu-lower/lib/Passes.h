@@ -36,6 +36,9 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
 
 llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const TargetInfo &t);
 
+// Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
+llvm::Error mergeMetadataNotes(std::vector<char> &elf);
+
 // Attribute names shared by the passes.
 inline constexpr const char *kAttrWaveSize = "ptx2amd.wave-size";
 inline constexpr const char *kAttrWarpPolicy = "ptx2amd.warp-policy";
