@@ -29,7 +29,9 @@ const std::vector<OptSpec> &table() {
        [](Options &o, std::string_view v, std::string *) { o.output = std::string(v); return true; }},
       {"-fsyntax-only", Arg::None, nullptr, "parse and check the input, produce no output",
        [](Options &o, std::string_view, std::string *) { o.syntaxOnly = true; return true; }},
-      {"--emit", Arg::Joined, "ptx", "output kind: ptx (print the parsed module)",
+      {"--emit", Arg::Joined, "ptx|llvm|asm|obj|hsaco",
+       "output kind: parsed PTX, lowered LLVM IR, AMDGPU assembly, relocatable object, code object "
+       "(default with --offload-arch: hsaco; several archs: an offload bundle)",
        [](Options &o, std::string_view v, std::string *err) {
          if (v == "ptx") o.emit = EmitKind::Ptx;
          else if (v == "llvm") o.emit = EmitKind::Llvm;
@@ -41,6 +43,50 @@ const std::vector<OptSpec> &table() {
        }},
       {"--offload-arch", Arg::Joined, "<gfx>", "AMDGPU target for translation (repeatable)",
        [](Options &o, std::string_view v, std::string *) { o.offloadArchs.emplace_back(v); return true; }},
+      {"-O", Arg::Separate, "<0-3>", "optimisation level (default -O3)",
+       [](Options &o, std::string_view v, std::string *err) {
+         if (v.size() != 1 || v[0] < '0' || v[0] > '3') {
+           *err = "invalid optimisation level '-O" + std::string(v) + "' (use -O0..-O3)";
+           return false;
+         }
+         o.optLevel = unsigned(v[0] - '0');
+         return true;
+       }},
+      {"--warp-policy", Arg::Joined, "pack|pad|<kernel>=pack|pad",
+       "wave64 warp policy for the module or one kernel (repeatable; wave32 targets ignore it)",
+       [](Options &o, std::string_view v, std::string *err) {
+         size_t eq = v.rfind('=');
+         std::string_view pol = eq == std::string_view::npos ? v : v.substr(eq + 1);
+         if (pol != "pack" && pol != "pad") {
+           *err = "invalid --warp-policy '" + std::string(v) + "' (pack, pad or KERNEL=pack|pad)";
+           return false;
+         }
+         if (eq == std::string_view::npos) o.warpPolicy = std::string(pol);
+         else if (eq == 0) { *err = "--warp-policy: empty kernel name"; return false; }
+         else o.kernelWarpPolicy.emplace_back(std::string(v.substr(0, eq)), std::string(pol));
+         return true;
+       }},
+      {"--code-object-version", Arg::Joined, "4|5|6", "AMDGPU code object version (default 5)",
+       [](Options &o, std::string_view v, std::string *err) {
+         if (v != "4" && v != "5" && v != "6") {
+           *err = "invalid --code-object-version '" + std::string(v) + "' (4, 5 or 6)";
+           return false;
+         }
+         o.codeObjectVersion = unsigned(v[0] - '0');
+         return true;
+       }},
+      {"--time-passes", Arg::None, nullptr, "print the wall time of each translation stage",
+       [](Options &o, std::string_view, std::string *) { o.timePasses = true; return true; }},
+      {"-Wwarp-size", Arg::None, nullptr, "warn about PTX patterns that hang under --warp-policy=pack",
+       [](Options &o, std::string_view, std::string *) { o.warnWarpSize = true; return true; }},
+      {"-j", Arg::Separate, "<n>", "codegen threads (default: all cores)",
+       [](Options &o, std::string_view v, std::string *err) {
+         try { o.threads = unsigned(std::stoul(std::string(v))); }
+         catch (...) { *err = "invalid -j value '" + std::string(v) + "'"; return false; }
+         return true;
+       }},
+      {"-v", Arg::None, nullptr, "verbose: print the toolchain version and each step",
+       [](Options &o, std::string_view, std::string *) { o.verbose = true; return true; }},
       {"--roundtrip-check", Arg::None, nullptr,
        "parse, print, re-parse and compare structurally; exit 1 on a difference",
        [](Options &o, std::string_view, std::string *) { o.roundtripCheck = true; return true; }},

@@ -22,7 +22,16 @@ struct Options {
   bool roundtripCheck = false;     // --roundtrip-check
   bool noSema = false;             // --no-sema
   unsigned maxErrors = 100;        // --max-errors=N
-  std::vector<std::string> offloadArchs; // --offload-arch= (translation; not implemented yet)
+  std::vector<std::string> offloadArchs; // --offload-arch= (repeatable; several -> one bundle)
+  // Translation (libptxjit):
+  unsigned optLevel = 3;                 // -O0..-O3
+  std::string warpPolicy;                // --warp-policy=pack|pad (module default)
+  std::vector<std::pair<std::string, std::string>> kernelWarpPolicy; // --warp-policy=KERNEL=pad
+  unsigned codeObjectVersion = 5;        // --code-object-version=4|5|6
+  bool timePasses = false;               // --time-passes
+  bool verbose = false;                  // -v
+  bool warnWarpSize = false;             // -Wwarp-size
+  unsigned threads = 0;                  // -j<n> codegen threads (0 = all cores)
   bool help = false;
   bool version = false;
 };

@@ -10,6 +10,7 @@
 #include "Options.h"
 #include "ptx/Parser.h"
 #include "ptx2amd/Version.h"
+#include "ptxjit.h"
 
 #include <cstdio>
 #include <fstream>
@@ -91,6 +92,124 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
   }
 }
 
+// Translation (--offload-arch / --emit=llvm|asm|obj|hsaco): a thin client of
+// libptxjit. Diagnostics come back structured and are printed clang-style.
+void printSourceLine(const std::string &text, unsigned line, unsigned col) {
+  if (!line) return;
+  size_t at = 0;
+  for (unsigned l = 1; l < line && at != std::string::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string::npos) ++at;
+  }
+  if (at == std::string::npos || at >= text.size()) return;
+  size_t end = text.find('\n', at);
+  std::string src = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  std::fprintf(stderr, "%s\n", src.c_str());
+  if (col) std::fprintf(stderr, "%s^\n", std::string(col - 1, ' ').c_str());
+}
+
+int runTranslation(const ptx2amd::Options &opts, const std::string &name, const std::string &text) {
+  using ptx2amd::EmitKind;
+  if (opts.offloadArchs.empty()) {
+    std::fprintf(stderr, "ptx2amd: error: --emit=llvm|asm|obj|hsaco needs --offload-arch=<gfx>\n");
+    return 1;
+  }
+  EmitKind emit = opts.emit == EmitKind::None ? EmitKind::Hsaco : opts.emit;
+  if (emit != EmitKind::Hsaco && opts.offloadArchs.size() != 1) {
+    std::fprintf(stderr, "ptx2amd: error: --emit=llvm|asm|obj take exactly one --offload-arch\n");
+    return 1;
+  }
+  ptxjit_context ctx = nullptr;
+  ptxjit_options jo = nullptr;
+  if (ptxjit_context_create(&ctx) || ptxjit_options_create(&jo)) {
+    std::fprintf(stderr, "ptx2amd: error: cannot initialise libptxjit\n");
+    return 1;
+  }
+  ptxjit_context_set_cache_enabled(ctx, 0);
+  int rc = 0;
+  auto fail = [&](const std::string &m) {
+    std::fprintf(stderr, "ptx2amd: error: %s\n", m.c_str());
+    rc = 1;
+  };
+  for (const auto &a : opts.offloadArchs)
+    if (ptxjit_options_add_arch(jo, a.c_str()) != PTXJIT_SUCCESS) {
+      std::string list;
+      for (size_t i = 0; i < ptxjit_supported_arch_count(); ++i)
+        list += std::string(i ? ", " : "") + ptxjit_supported_arch(i);
+      fail("unsupported --offload-arch '" + a + "' (supported: " + list + ")");
+    }
+  ptxjit_options_set_opt_level(jo, opts.optLevel);
+  if (opts.warpPolicy == "pad") ptxjit_options_set_warp_policy(jo, PTXJIT_WARP_POLICY_PAD);
+  for (const auto &[k, p] : opts.kernelWarpPolicy)
+    ptxjit_options_set_kernel_warp_policy(jo, k.c_str(), p == "pad" ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK);
+  ptxjit_options_set_code_object_version(jo, opts.codeObjectVersion);
+  ptxjit_options_set_warn_warp_size(jo, opts.warnWarpSize);
+  ptxjit_options_set_threads(jo, opts.threads);
+  ptxjit_options_set_time_stages(jo, opts.timePasses || opts.verbose);
+  ptxjit_options_set_source_name(jo, name.c_str());
+  bool llInput = name.size() > 3 && name.compare(name.size() - 3, 3, ".ll") == 0;
+  if (llInput) ptxjit_options_set_input_kind(jo, PTXJIT_INPUT_LLVM_IR);
+  ptxjit_options_set_emit(jo, emit == EmitKind::Llvm   ? PTXJIT_EMIT_LLVM_IR
+                              : emit == EmitKind::Asm ? PTXJIT_EMIT_ASSEMBLY
+                              : emit == EmitKind::Obj ? PTXJIT_EMIT_OBJECT
+                              : opts.offloadArchs.size() > 1 ? PTXJIT_EMIT_BUNDLE
+                                                             : PTXJIT_EMIT_CODE_OBJECT);
+  if (opts.verbose) {
+    std::fprintf(stderr, "ptx2amd: %s\n", ptxjit_version_string());
+    std::fprintf(stderr, "ptx2amd: %s (%s) -> -O%u, code object v%u, warp policy %s, archs:", name.c_str(),
+                 llInput ? "LLVM IR" : "PTX", opts.optLevel, opts.codeObjectVersion,
+                 opts.warpPolicy.empty() ? "pack" : opts.warpPolicy.c_str());
+    for (const auto &a : opts.offloadArchs) std::fprintf(stderr, " %s", a.c_str());
+    std::fprintf(stderr, "\n");
+  }
+  ptxjit_result res = nullptr;
+  if (!rc) {
+    ptxjit_status st = ptxjit_compile(ctx, text.data(), text.size(), jo, &res);
+    unsigned errors = 0;
+    for (size_t i = 0; res && i < ptxjit_result_diagnostic_count(res); ++i) {
+      ptxjit_diagnostic d;
+      ptxjit_result_diagnostic(res, i, &d);
+      const char *sev = d.severity == PTXJIT_SEVERITY_ERROR ? "error" : d.severity == PTXJIT_SEVERITY_WARNING ? "warning" : "note";
+      errors += d.severity == PTXJIT_SEVERITY_ERROR;
+      if (*d.file && d.line) std::fprintf(stderr, "%s:%u:%u: %s: %s\n", d.file, d.line, d.column, sev, d.message);
+      else if (*d.file) std::fprintf(stderr, "%s: %s: %s\n", d.file, sev, d.message);
+      else std::fprintf(stderr, "ptx2amd: %s: %s\n", sev, d.message);
+      if (*d.file && d.line && name == d.file) printSourceLine(text, d.line, d.column);
+    }
+    if (res && (opts.timePasses || opts.verbose)) {
+      std::fprintf(stderr, "===-- ptx2amd stage times (wall) --===\n");
+      double total = 0;
+      for (size_t i = 0; i < ptxjit_result_stage_count(res); ++i) {
+        const char *n;
+        double t;
+        ptxjit_result_stage(res, i, &n, &t);
+        std::fprintf(stderr, "  %10.4f s  %s\n", t, n);
+      }
+      (void)total;
+    }
+    if (st != PTXJIT_SUCCESS) {
+      if (errors) std::fprintf(stderr, "%u error%s generated.\n", errors, errors == 1 ? "" : "s");
+      else fail("translation failed");
+      rc = 1;
+    } else {
+      size_t n = 0;
+      const char *data = static_cast<const char *>(ptxjit_result_data(res, &n));
+      std::string out = opts.output;
+      if (out.empty() && (emit == EmitKind::Hsaco || emit == EmitKind::Obj)) {
+        std::string base = name == "<stdin>" ? "a" : name.substr(name.find_last_of('/') + 1);
+        if (size_t dot = base.rfind('.'); dot != std::string::npos && dot > 0) base.resize(dot);
+        out = base + (emit == EmitKind::Obj ? ".o" : opts.offloadArchs.size() > 1 ? ".bundle" : ".hsaco");
+      }
+      if (!writeOutput(out, std::string(data, n))) fail("cannot write '" + out + "'");
+      else if (opts.verbose) std::fprintf(stderr, "ptx2amd: wrote %zu bytes to %s\n", n, out.empty() ? "<stdout>" : out.c_str());
+    }
+  }
+  ptxjit_result_destroy(res);
+  ptxjit_options_destroy(jo);
+  ptxjit_context_destroy(ctx);
+  return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -117,15 +236,16 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "ptx2amd: error: -fsyntax-only cannot be combined with --emit\n");
     return 1;
   }
-  if (!opts.offloadArchs.empty()) {
-    std::fprintf(stderr, "ptx2amd: error: --offload-arch: translation is not implemented yet\n");
-    return 1;
-  }
   const std::string &in = opts.inputs[0];
   std::string text;
   if (!readInput(in, text, &err)) {
     std::fprintf(stderr, "ptx2amd: error: %s\n", err.c_str());
     return 1;
   }
+  bool translate = !opts.offloadArchs.empty() || opts.emit == ptx2amd::EmitKind::Llvm ||
+                   opts.emit == ptx2amd::EmitKind::Asm || opts.emit == ptx2amd::EmitKind::Obj ||
+                   opts.emit == ptx2amd::EmitKind::Hsaco;
+  if (translate && !opts.syntaxOnly && !opts.roundtripCheck)
+    return runTranslation(opts, in == "-" ? "<stdin>" : in, text);
   return runInputAction(opts, in == "-" ? "<stdin>" : in, text);
 }
