@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The main job on a real example: a CUDA program (default: tests/corpus/saxpy.cu) goes through
+# the pipeline stage by stage. Each stage is one function below; new pipeline stages add a
+# function and a line in main(), in pipeline order.
+#   1. build      setup.sh + configure + build ptx2amd (ccache)
+#   2. nvcc       CUDA -> PTX with the real nvcc (sm_90)
+#   3. frontend   ptx2amd parses and checks the PTX, prints it back (ptxas must accept the
+#                 printed module) and verifies the parse/print/parse round trip
+#   4. translate  ptx2amd translates the PTX to LLVM IR and an AMDGPU code object (gfx942)
+# Usage: scripts/demo.sh [program.cu]. Outputs go to $BUILD_DIR/demo/.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+JOBS="${JOBS:-2}"
+export BUILD_DIR JOBS
+SRC="${1:-$ROOT/tests/corpus/saxpy.cu}"
+CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
+OUT="$BUILD_DIR/demo"
+NAME="$(basename "${SRC%.cu}")"
+PTX2AMD="$BUILD_DIR/bin/ptx2amd"
+ARCH=sm_90
+GFX=gfx942
+
+say() { printf '\n== %s\n' "$*"; }
+
+stage_build() {
+  say "build: configure + build ptx2amd in $BUILD_DIR"
+  bash "$ROOT/scripts/build.sh" ptx2amd
+}
+
+stage_nvcc() {
+  say "nvcc: $SRC -> $OUT/$NAME.ptx ($ARCH)"
+  mkdir -p "$OUT"
+  "$CUDA_HOME/bin/nvcc" -ptx -arch="$ARCH" "$SRC" -o "$OUT/$NAME.ptx"
+  echo "$(wc -c <"$OUT/$NAME.ptx") bytes of PTX, $(grep -c '^\.visible \.entry\|^\.entry' "$OUT/$NAME.ptx") kernel(s)"
+}
+
+stage_frontend() {
+  say "frontend: parse + check, print, re-assemble the printed PTX with ptxas, round trip"
+  "$PTX2AMD" -fsyntax-only "$OUT/$NAME.ptx"
+  echo "ptx2amd -fsyntax-only: no errors"
+  "$PTX2AMD" --emit=ptx "$OUT/$NAME.ptx" -o "$OUT/$NAME.printed.ptx"
+  "$CUDA_HOME/bin/ptxas" -arch="$ARCH" "$OUT/$NAME.printed.ptx" -o "$OUT/$NAME.printed.cubin"
+  echo "ptxas accepted the printed PTX ($OUT/$NAME.printed.ptx)"
+  "$PTX2AMD" --roundtrip-check "$OUT/$NAME.ptx"
+  echo "round trip: parse(print(parse(x))) == parse(x)"
+}
+
+stage_translate() {
+  say "translate: PTX -> LLVM IR -> AMDGPU code object ($GFX)"
+  "$PTX2AMD" --offload-arch="$GFX" --emit=llvm "$OUT/$NAME.ptx" -o "$OUT/$NAME.$GFX.ll"
+  echo "LLVM IR: $OUT/$NAME.$GFX.ll ($(grep -c '^define' "$OUT/$NAME.$GFX.ll") function(s))"
+  "$PTX2AMD" --offload-arch="$GFX" --emit=hsaco "$OUT/$NAME.ptx" -o "$OUT/$NAME.$GFX.hsaco"
+  echo "code object: $OUT/$NAME.$GFX.hsaco ($(wc -c <"$OUT/$NAME.$GFX.hsaco") bytes)"
+}
+
+main() {
+  stage_build
+  stage_nvcc
+  stage_frontend
+  stage_translate
+  say "demo: all stages passed for $NAME"
+}
+main
