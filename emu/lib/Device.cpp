@@ -1,0 +1,508 @@
+//===- Device.cpp - device memory, module loading, launches -----------------===//
+//
+// The host side of amdgpu-emu: the global memory arena (a reserved host
+// mapping; device addresses start at GlobalBase and every access is checked
+// against the live allocations), module loading (translation happens once,
+// here), kernel argument marshalling (explicit kernarg layout from the LLVM
+// signature incl. byref aggregates, then the code-object-v5 hidden argument
+// block at the explicit size aligned to 8, and an HSA dispatch packet), and
+// the launch scheduler: host threads each keep a set of resident workgroups
+// and time-slice their waves, so spin-waits between waves and between
+// workgroups make progress; cooperative launches keep the whole grid
+// resident. Warp policies: a "pad" kernel gets workgroups of
+// 64*ceil(T/32) lanes and its trailing block-dim argument filled here.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+using namespace llvm;
+
+namespace emu {
+namespace detail {
+
+static Error mkErr(const Twine &T) { return createStringError(inconvertibleErrorCode(), "emu: " + T.str()); }
+
+Expected<std::unique_ptr<Arena>> Arena::create(uint64_t Bytes) {
+  void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P == MAP_FAILED) return mkErr("cannot reserve " + Twine(Bytes) + " bytes for device memory");
+  auto A = std::make_unique<Arena>();
+  A->Base = static_cast<uint8_t *>(P);
+  A->Size = Bytes;
+  return A;
+}
+Arena::~Arena() {
+  if (Base) munmap(Base, Size);
+}
+Expected<uint64_t> Arena::alloc(uint64_t Bytes, uint64_t Align) {
+  std::lock_guard<std::mutex> G(Mu);
+  if (Bytes == 0) Bytes = 1;
+  Align = std::max<uint64_t>(Align, 256);
+  uint64_t Rounded = (Bytes + 255) & ~255ull;
+  // first fit in the free list
+  for (auto It = FreeList.begin(); It != FreeList.end(); ++It) {
+    uint64_t Lo = (It->first + Align - 1) & ~(Align - 1);
+    if (Lo + Rounded <= It->second) {
+      uint64_t OldLo = It->first, OldHi = It->second;
+      FreeList.erase(It);
+      if (OldLo < Lo) FreeList.push_back({OldLo, Lo});
+      if (Lo + Rounded < OldHi) FreeList.push_back({Lo + Rounded, OldHi});
+      std::memset(Base + Lo, 0, Rounded);
+      Live.insert(std::upper_bound(Live.begin(), Live.end(), std::make_pair(uint64_t(GlobalBase + Lo), uint64_t(0))),
+                  {GlobalBase + Lo, GlobalBase + Lo + Bytes});
+      return GlobalBase + Lo;
+    }
+  }
+  uint64_t Lo = (Bump + Align - 1) & ~(Align - 1);
+  // leave a 256-byte red zone between allocations
+  if (Lo + Rounded + 256 > Size) return mkErr("out of device memory allocating " + Twine(Bytes) + " bytes");
+  Bump = Lo + Rounded + 256;
+  Live.insert(std::upper_bound(Live.begin(), Live.end(), std::make_pair(uint64_t(GlobalBase + Lo), uint64_t(0))),
+              {GlobalBase + Lo, GlobalBase + Lo + Bytes});
+  return GlobalBase + Lo;
+}
+Error Arena::free(uint64_t Addr) {
+  std::lock_guard<std::mutex> G(Mu);
+  auto It = std::lower_bound(Live.begin(), Live.end(), std::make_pair(Addr, uint64_t(0)));
+  if (It == Live.end() || It->first != Addr) return mkErr("free of an address that is not an allocation");
+  uint64_t Lo = Addr - GlobalBase, Hi = (It->second - GlobalBase + 255) & ~255ull;
+  Live.erase(It);
+  madvise(Base + Lo, Hi - Lo, MADV_DONTNEED);
+  FreeList.push_back({Lo, Hi});
+  return Error::success();
+}
+bool Arena::lookup(uint64_t Addr, uint64_t Sz, uint64_t &Lo, uint64_t &Hi) const {
+  // Live is only modified by host API calls, never during a launch.
+  auto It = std::upper_bound(Live.begin(), Live.end(), std::make_pair(Addr, ~uint64_t(0)));
+  if (It == Live.begin()) return false;
+  --It;
+  if (Addr < It->first || Addr + Sz > It->second || Addr + Sz < Addr) return false;
+  Lo = It->first;
+  Hi = It->second;
+  return true;
+}
+
+} // namespace detail
+
+using namespace detail;
+
+struct Device::Impl {
+  DeviceOptions Opts;
+  std::unique_ptr<Arena> A;
+  std::vector<std::unique_ptr<ModuleImage>> Images;
+  std::vector<std::unique_ptr<emu::Module>> Modules;
+  mutable std::mutex CountMu;
+  std::map<std::string, KernelCounters> Counters;
+
+  Error launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args);
+};
+
+Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
+Device::~Device() = default;
+
+Expected<std::unique_ptr<Device>> Device::create(DeviceOptions Opts) {
+  auto I = std::make_unique<Impl>();
+  if (Opts.threads == 0) Opts.threads = std::max(1u, std::thread::hardware_concurrency());
+  I->Opts = std::move(Opts);
+  auto A = Arena::create(I->Opts.arenaBytes);
+  if (!A) return A.takeError();
+  I->A = std::move(*A);
+  return std::unique_ptr<Device>(new Device(std::move(I)));
+}
+
+Expected<emu::Module *> Device::loadModule(std::unique_ptr<llvm::Module> M, std::unique_ptr<LLVMContext> Ctx) {
+  auto Img = std::make_unique<ModuleImage>();
+  Img->ownedCtx = std::move(Ctx);
+  Img->M = std::move(M);
+  if (Error E = translateModule(*Img, *P->A)) {
+    for (uint64_t A : Img->allocations) consumeError(P->A->free(A));
+    return std::move(E);
+  }
+  P->Images.push_back(std::move(Img));
+  P->Modules.push_back(std::unique_ptr<emu::Module>(new emu::Module(P->Images.back().get())));
+  return P->Modules.back().get();
+}
+
+Expected<emu::Module *> Device::loadModule(MemoryBufferRef Buffer) {
+  auto Ctx = std::make_unique<LLVMContext>();
+  SMDiagnostic Diag;
+  std::unique_ptr<llvm::Module> M = parseIR(Buffer, Diag, *Ctx);
+  if (!M) {
+    std::string S;
+    raw_string_ostream OS(S);
+    Diag.print("emu", OS);
+    return mkErr("cannot parse module: " + OS.str());
+  }
+  return loadModule(std::move(M), std::move(Ctx));
+}
+
+Expected<uint64_t> Device::malloc(uint64_t Bytes) { return P->A->alloc(Bytes); }
+Error Device::free(uint64_t Addr) { return P->A->free(Addr); }
+Error Device::copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes) {
+  uint64_t Lo, Hi;
+  if (Bytes && !P->A->lookup(Dst, Bytes, Lo, Hi)) return mkErr("copyToDevice outside an allocation");
+  if (Bytes) std::memcpy(P->A->host(Dst), Src, Bytes);
+  return Error::success();
+}
+Error Device::copyFromDevice(void *Dst, uint64_t Src, uint64_t Bytes) {
+  uint64_t Lo, Hi;
+  if (Bytes && !P->A->lookup(Src, Bytes, Lo, Hi)) return mkErr("copyFromDevice outside an allocation");
+  if (Bytes) std::memcpy(Dst, P->A->host(Src), Bytes);
+  return Error::success();
+}
+Error Device::memset(uint64_t Dst, int V, uint64_t Bytes) {
+  uint64_t Lo, Hi;
+  if (Bytes && !P->A->lookup(Dst, Bytes, Lo, Hi)) return mkErr("memset outside an allocation");
+  if (Bytes) std::memset(P->A->host(Dst), V, Bytes);
+  return Error::success();
+}
+Error Device::synchronize() { return Error::success(); }
+
+KernelCounters Device::counters(StringRef K) const {
+  std::lock_guard<std::mutex> G(P->CountMu);
+  auto It = P->Counters.find(K.str());
+  return It == P->Counters.end() ? KernelCounters{} : It->second;
+}
+KernelCounters Device::totalCounters() const {
+  std::lock_guard<std::mutex> G(P->CountMu);
+  KernelCounters T;
+  for (auto &[N, C] : P->Counters) {
+    T.launches += C.launches;
+    T.laneInstructions += C.laneInstructions;
+    T.waveInstructions += C.waveInstructions;
+  }
+  return T;
+}
+void Device::resetCounters() {
+  std::lock_guard<std::mutex> G(P->CountMu);
+  P->Counters.clear();
+}
+
+// ---- kernel description ------------------------------------------------------------------------------
+namespace {
+struct ParamLayout {
+  uint32_t offset = 0, size = 0;
+  bool byref = false;
+  bool blockDim = false; // pad policy's trailing CUDA block-dim parameter
+};
+
+Expected<std::vector<ParamLayout>> layoutParams(const Function &F, uint32_t &Explicit, bool Pad) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  std::vector<ParamLayout> Out;
+  uint64_t Off = 0;
+  for (const Argument &A : F.args()) {
+    ParamLayout P;
+    Type *T = A.getType();
+    uint64_t Al;
+    if (Type *BT = A.getParamByRefType()) {
+      P.byref = true;
+      P.size = uint32_t(DL.getTypeAllocSize(BT));
+      Al = A.getParamAlign().valueOrOne().value();
+      Al = std::max<uint64_t>(Al, DL.getABITypeAlign(BT).value());
+    } else {
+      P.size = uint32_t(DL.getTypeAllocSize(T));
+      Al = DL.getABITypeAlign(T).value();
+      if (auto PA = A.getParamAlign()) Al = std::max<uint64_t>(Al, PA->value());
+    }
+    Off = (Off + Al - 1) & ~(Al - 1);
+    P.offset = uint32_t(Off);
+    Off += P.size;
+    Out.push_back(P);
+  }
+  if (Pad) {
+    if (Out.empty() || Out.back().size != 12)
+      return createStringError(inconvertibleErrorCode(),
+                               "emu: kernel '" + F.getName().str() +
+                                   "' has warp policy 'pad' but no trailing [3 x i32] block-dim parameter");
+    Out.back().blockDim = true;
+  }
+  Explicit = uint32_t(Off);
+  return Out;
+}
+
+std::string policyOf(const Function &F) {
+  Attribute A = F.getFnAttribute("ptx2amd.warp-policy");
+  return A.isStringAttribute() ? A.getValueAsString().str() : std::string();
+}
+} // namespace
+
+Expected<KernelInfo> emu::Module::kernel(StringRef Name) const {
+  const Function *F = Img->M->getFunction(Name);
+  if (!F || F->isDeclaration() || F->getCallingConv() != CallingConv::AMDGPU_KERNEL)
+    return createStringError(inconvertibleErrorCode(), "emu: no kernel named '" + Name.str() + "'");
+  KernelInfo K;
+  K.name = Name.str();
+  K.waveSize = kernelWaveSize(*F);
+  K.warpPolicy = policyOf(*F);
+  uint32_t Explicit = 0;
+  auto L = layoutParams(*F, Explicit, K.warpPolicy == "pad");
+  if (!L) return L.takeError();
+  for (auto &P : *L)
+    if (!P.blockDim) {
+      K.argSizes.push_back(P.size);
+      K.argOffsets.push_back(P.offset);
+    }
+  K.explicitKernargBytes = Explicit;
+  K.staticLdsBytes = Img->staticLds;
+  return K;
+}
+std::vector<std::string> emu::Module::kernelNames() const {
+  std::vector<std::string> N;
+  for (const Function &F : *Img->M)
+    if (!F.isDeclaration() && F.getCallingConv() == CallingConv::AMDGPU_KERNEL) N.push_back(F.getName().str());
+  return N;
+}
+Expected<uint64_t> emu::Module::globalAddress(StringRef Name) const {
+  const GlobalVariable *GV = Img->M->getGlobalVariable(Name, true);
+  if (!GV) return createStringError(inconvertibleErrorCode(), "emu: no global named '" + Name.str() + "'");
+  auto It = Img->globalAddr.find(GV);
+  if (It == Img->globalAddr.end())
+    return createStringError(inconvertibleErrorCode(), "emu: global '" + Name.str() + "' has no device address");
+  return It->second;
+}
+
+Error Device::launch(emu::Module &M, StringRef Name, const LaunchConfig &Cfg, void **Args) {
+  return P->launch(*M.Img, Name, Cfg, Args);
+}
+
+// ---- launch ------------------------------------------------------------------------------------------------
+Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args) {
+  Function *F = Img.M->getFunction(Name);
+  if (!F || F->isDeclaration() || F->getCallingConv() != CallingConv::AMDGPU_KERNEL)
+    return mkErr("no kernel named '" + Name + "'");
+  auto LS = std::make_unique<LaunchState>();
+  LaunchState &L = *LS;
+  L.img = &Img;
+  L.kernel = Img.byFunc[F];
+  L.arena = A.get();
+  L.kernelName = Name.str();
+  L.W = kernelWaveSize(*F);
+  L.maxWaveInstructions = Opts.maxWaveInstructions;
+  L.printfSink = &Opts.printfSink;
+  std::string Policy = policyOf(*F);
+  bool Pad = Policy == "pad";
+  if (Cfg.grid.count() == 0 || Cfg.block.count() == 0) return mkErr("launch of '" + Name + "' with an empty grid or block");
+  uint64_t T = Cfg.block.count();
+  if (T > 1024) return mkErr("launch of '" + Name + "': block of " + Twine(T) + " threads exceeds 1024");
+  if (Pad) {
+    if (L.W != 64) return mkErr("kernel '" + Name + "' has warp policy 'pad' but wave size " + Twine(L.W));
+    L.wgSize[0] = uint32_t(64 * ((T + 31) / 32));
+    L.wgSize[1] = L.wgSize[2] = 1;
+  } else {
+    L.wgSize[0] = Cfg.block.x;
+    L.wgSize[1] = Cfg.block.y;
+    L.wgSize[2] = Cfg.block.z;
+  }
+  L.gridWG[0] = Cfg.grid.x;
+  L.gridWG[1] = Cfg.grid.y;
+  L.gridWG[2] = Cfg.grid.z;
+  uint64_t LdsTotal = uint64_t((Img.staticLds + Img.dynLdsAlign - 1) & ~(Img.dynLdsAlign - 1)) + Cfg.dynamicLdsBytes;
+  if (!Cfg.dynamicLdsBytes) LdsTotal = Img.staticLds;
+  if (LdsTotal > 65536)
+    return mkErr("launch of '" + Name + "': " + Twine(LdsTotal) + " bytes of LDS exceed the 65536-byte limit");
+  L.ldsBytes = uint32_t(LdsTotal);
+
+  // ---- kernarg segment
+  uint32_t Explicit = 0;
+  auto PL = layoutParams(*F, Explicit, Pad);
+  if (!PL) return PL.takeError();
+  uint32_t HiddenOff = (Explicit + 7) & ~7u;
+  uint32_t KernargSize = HiddenOff + 256;
+  auto KA = A->alloc(KernargSize + 64, 64);
+  if (!KA) return KA.takeError();
+  struct Free {
+    Arena *A;
+    uint64_t X;
+    ~Free() { consumeError(A->free(X)); }
+  } FreeKA{A.get(), *KA};
+  uint8_t *KH = A->host(*KA);
+  std::memset(KH, 0, KernargSize + 64);
+  unsigned UserArg = 0;
+  for (size_t i = 0; i < PL->size(); ++i) {
+    const ParamLayout &PLi = (*PL)[i];
+    if (PLi.blockDim) {
+      uint32_t BD[3] = {Cfg.block.x, Cfg.block.y, Cfg.block.z};
+      std::memcpy(KH + PLi.offset, BD, 12);
+      continue;
+    }
+    if (!Args || !Args[UserArg]) return mkErr("launch of '" + Name + "': argument " + Twine(UserArg) + " is null");
+    std::memcpy(KH + PLi.offset, Args[UserArg], PLi.size);
+    ++UserArg;
+  }
+  uint8_t *H = KH + HiddenOff;
+  auto put32 = [&](unsigned Off, uint32_t V) { std::memcpy(H + Off, &V, 4); };
+  auto put16 = [&](unsigned Off, uint16_t V) { std::memcpy(H + Off, &V, 2); };
+  auto put64 = [&](unsigned Off, uint64_t V) { std::memcpy(H + Off, &V, 8); };
+  put32(0, L.gridWG[0]);
+  put32(4, L.gridWG[1]);
+  put32(8, L.gridWG[2]);
+  put16(12, uint16_t(L.wgSize[0]));
+  put16(14, uint16_t(L.wgSize[1]));
+  put16(16, uint16_t(L.wgSize[2]));
+  put16(18, 0); // remainders: the grid is a whole number of workgroups
+  put16(20, 0);
+  put16(22, 0);
+  put64(40, 0); // global offsets
+  put64(48, 0);
+  put64(56, 0);
+  put16(64, uint16_t(Cfg.grid.z > 1 || (Pad ? false : Cfg.block.z > 1) ? 3 : (Cfg.grid.y > 1 || (Pad ? false : Cfg.block.y > 1)) ? 2 : 1));
+  put32(120, Cfg.dynamicLdsBytes);
+  put32(192, uint32_t(PrivateApertureBase >> 32));
+  put32(196, uint32_t(SharedApertureBase >> 32));
+  // HSA kernel dispatch packet after the hidden block
+  uint8_t *D = KH + KernargSize;
+  uint64_t DAddr = *KA + KernargSize;
+  auto d16 = [&](unsigned Off, uint16_t V) { std::memcpy(D + Off, &V, 2); };
+  auto d32 = [&](unsigned Off, uint32_t V) { std::memcpy(D + Off, &V, 4); };
+  auto d64 = [&](unsigned Off, uint64_t V) { std::memcpy(D + Off, &V, 8); };
+  d16(0, 2 /* HSA_PACKET_TYPE_KERNEL_DISPATCH */);
+  d16(2, uint16_t(L.gridWG[2] > 1 ? 3 : L.gridWG[1] > 1 ? 2 : 1));
+  d16(4, uint16_t(L.wgSize[0]));
+  d16(6, uint16_t(L.wgSize[1]));
+  d16(8, uint16_t(L.wgSize[2]));
+  d32(12, L.gridWG[0] * L.wgSize[0]);
+  d32(16, L.gridWG[1] * L.wgSize[1]);
+  d32(20, L.gridWG[2] * L.wgSize[2]);
+  d32(24, L.kernel->frameBytes);
+  d32(28, L.ldsBytes);
+  d64(32, L.kernel->address);
+  d64(40, *KA);
+  L.kernargAddr = *KA;
+  L.hiddenAddr = *KA + HiddenOff;
+  L.dispatchAddr = DAddr;
+  // kernel parameter registers (uniform)
+  {
+    const DataLayout &DL = Img.M->getDataLayout();
+    int32_t Slot = 0;
+    for (size_t i = 0; i < PL->size(); ++i) {
+      const Argument &Arg = *F->getArg(unsigned(i));
+      const ParamLayout &PLi = (*PL)[i];
+      if (PLi.byref) {
+        L.paramInit.push_back({Slot++, *KA + PLi.offset});
+        continue;
+      }
+      // flatten the parameter's leaves in the same order as the translator
+      std::vector<std::pair<uint64_t, unsigned>> Leaves; // offset, bytes
+      std::function<void(Type *, uint64_t)> Walk = [&](Type *Ty, uint64_t Off) {
+        if (auto *ST = dyn_cast<StructType>(Ty)) {
+          const StructLayout *SL = DL.getStructLayout(ST);
+          for (unsigned k = 0; k < ST->getNumElements(); ++k) Walk(ST->getElementType(k), Off + SL->getElementOffset(k));
+        } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+          for (uint64_t k = 0; k < AT->getNumElements(); ++k)
+            Walk(AT->getElementType(), Off + k * DL.getTypeAllocSize(AT->getElementType()));
+        } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+          unsigned EB = unsigned(DL.getTypeStoreSize(VT->getElementType()));
+          for (unsigned k = 0; k < VT->getNumElements(); ++k) Leaves.push_back({Off + k * EB, EB});
+        } else {
+          Leaves.push_back({Off, unsigned(DL.getTypeStoreSize(Ty))});
+        }
+      };
+      Walk(Arg.getType(), 0);
+      for (auto &[Off, Bytes] : Leaves) {
+        uint64_t V = 0;
+        std::memcpy(&V, KH + PLi.offset + Off, std::min(Bytes, 8u));
+        if (Arg.getType()->isIntegerTy(1)) V &= 1;
+        L.paramInit.push_back({Slot++, V});
+      }
+    }
+  }
+
+  // ---- schedule
+  const uint64_t NumWG = Cfg.grid.count();
+  const uint32_t WGLanes = L.wgSize[0] * L.wgSize[1] * L.wgSize[2];
+  const unsigned NumWaves = (WGLanes + L.W - 1) / L.W;
+  unsigned Threads = unsigned(std::min<uint64_t>(Opts.threads, NumWG));
+  uint64_t Cap = Cfg.cooperative ? (NumWG + Threads - 1) / Threads : std::max(1u, Opts.residentPerThread);
+  if (Cfg.cooperative && NumWG * NumWaves > 65536)
+    return mkErr("cooperative launch of '" + Name + "': " + Twine(NumWG) + " workgroups cannot all be resident");
+  std::atomic<uint64_t> NextWG{0};
+  const unsigned Slice = std::max(16u, Opts.sliceInstructions);
+
+  auto Worker = [&]() {
+    std::vector<std::unique_ptr<WorkGroup>> Resident, Pool;
+    auto admit = [&]() {
+      while (Resident.size() < Cap) {
+        uint64_t Id = NextWG.fetch_add(1);
+        if (Id >= NumWG) return;
+        std::unique_ptr<WorkGroup> G;
+        if (!Pool.empty()) { G = std::move(Pool.back()); Pool.pop_back(); }
+        else G = std::make_unique<WorkGroup>();
+        G->linear = Id;
+        G->id[0] = uint32_t(Id % L.gridWG[0]);
+        G->id[1] = uint32_t((Id / L.gridWG[0]) % L.gridWG[1]);
+        G->id[2] = uint32_t(Id / (uint64_t(L.gridWG[0]) * L.gridWG[1]));
+        G->lds.assign(L.ldsBytes, 0);
+        G->waves.resize(NumWaves);
+        for (unsigned w = 0; w < NumWaves; ++w) {
+          if (!G->waves[w]) G->waves[w] = std::make_unique<Wave>();
+          Wave &Wv = *G->waves[w];
+          Wv.index = w;
+          unsigned Lanes = std::min<unsigned>(L.W, WGLanes - w * L.W);
+          Wv.initExec = Lanes == 64 ? ~0ull : ((1ull << Lanes) - 1);
+          initWave(L, *G, Wv);
+        }
+        G->live = NumWaves;
+        Resident.push_back(std::move(G));
+      }
+    };
+    admit();
+    size_t RR = 0;
+    while (!Resident.empty() && !L.abort.load(std::memory_order_relaxed)) {
+      if (RR >= Resident.size()) RR = 0;
+      WorkGroup &G = *Resident[RR];
+      unsigned Live = 0, AtBar = 0;
+      for (auto &Wp : G.waves) {
+        Wave &Wv = *Wp;
+        if (Wv.state == WaveState::Running)
+          if (!runWave(L, G, Wv, Slice)) return;
+        if (Wv.state == WaveState::Done) continue;
+        ++Live;
+        if (Wv.state == WaveState::AtBarrier) ++AtBar;
+      }
+      if (Live && AtBar == Live)
+        for (auto &Wp : G.waves)
+          if (Wp->state == WaveState::AtBarrier) Wp->state = WaveState::Running;
+      if (!Live) {
+        Pool.push_back(std::move(Resident[RR]));
+        Resident.erase(Resident.begin() + long(RR));
+        admit();
+      } else {
+        ++RR;
+      }
+      if (L.maxWaveInstructions && L.waveInstrs.load(std::memory_order_relaxed) > L.maxWaveInstructions) {
+        L.fail("kernel '" + L.kernelName + "' exceeded the limit of " + std::to_string(L.maxWaveInstructions) +
+               " wave instructions (hang?)");
+        return;
+      }
+    }
+  };
+  if (Threads <= 1) Worker();
+  else {
+    std::vector<std::thread> Ts;
+    for (unsigned t = 0; t < Threads; ++t) Ts.emplace_back(Worker);
+    for (auto &Th : Ts) Th.join();
+  }
+  {
+    std::lock_guard<std::mutex> G(CountMu);
+    KernelCounters &C = Counters[Name.str()];
+    C.launches++;
+    C.laneInstructions += L.laneInstrs.load();
+    C.waveInstructions += L.waveInstrs.load();
+  }
+  if (!L.error.empty()) return mkErr(L.error);
+  return Error::success();
+}
+
+} // namespace emu
