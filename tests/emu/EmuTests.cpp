@@ -1,0 +1,387 @@
+//===- EmuTests.cpp - amdgpu-emu tests on clang-generated AMDGPU IR --------===//
+//
+// Runs kernels compiled by clang-22 from OpenCL C (kernels/basic.cl, for
+// gfx1100 = wave32 and gfx90a = wave64) and hand-written IR (kernels/*.ll)
+// on the emulator and checks results against host-computed references:
+// memory, LDS + barriers, divergence and reconvergence, cross-lane ops,
+// atomics, inter-workgroup spin-waits, faults, the kernarg/hidden-argument
+// layout, recursion and indirect calls, warp policies, printf and traps.
+//
+//===----------------------------------------------------------------------===//
+#include "emu/Emu.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+
+using namespace emu;
+
+namespace {
+
+std::string kernelPath(const std::string &Name) { return std::string(EMU_KERNEL_DIR) + "/" + Name; }
+std::string srcPath(const std::string &Name) { return std::string(EMU_SRC_DIR) + "/" + Name; }
+
+std::unique_ptr<Device> makeDevice(DeviceOptions O = {}) {
+  O.threads = 2;
+  auto D = Device::create(std::move(O));
+  if (!D) {
+    ADD_FAILURE() << llvm::toString(D.takeError());
+    return nullptr;
+  }
+  return std::move(*D);
+}
+
+llvm::Expected<emu::Module *> loadFile(Device &D, const std::string &Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  if (!B) return llvm::createStringError(B.getError(), "cannot read " + Path);
+  return D.loadModule((*B)->getMemBufferRef());
+}
+
+#define ASSERT_OK(X)                                                                               \
+  do {                                                                                             \
+    llvm::Error E_ = (X);                                                                          \
+    ASSERT_FALSE(bool(E_)) << llvm::toString(std::move(E_));                                       \
+  } while (0)
+
+template <class T> uint64_t upload(Device &D, const std::vector<T> &V) {
+  auto A = D.malloc(V.size() * sizeof(T));
+  EXPECT_TRUE(bool(A));
+  if (!A) { llvm::consumeError(A.takeError()); return 0; }
+  EXPECT_FALSE(bool(D.copyToDevice(*A, V.data(), V.size() * sizeof(T))));
+  return *A;
+}
+template <class T> std::vector<T> download(Device &D, uint64_t Addr, size_t N) {
+  std::vector<T> V(N);
+  llvm::Error E = D.copyFromDevice(V.data(), Addr, N * sizeof(T));
+  EXPECT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  return V;
+}
+
+struct Arch {
+  const char *cpu;
+  unsigned wave;
+};
+
+class EmuArch : public ::testing::TestWithParam<Arch> {
+protected:
+  void SetUp() override {
+    Dev = makeDevice(Opts);
+    ASSERT_TRUE(Dev);
+    auto M = loadFile(*Dev, kernelPath(std::string("basic_") + GetParam().cpu + ".ll"));
+    ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+    Mod = *M;
+  }
+  DeviceOptions Opts;
+  std::unique_ptr<Device> Dev;
+  emu::Module *Mod = nullptr;
+  llvm::Error launch(const char *K, Dim3 G, Dim3 B, std::vector<void *> Args, uint32_t Dyn = 0, bool Coop = false) {
+    LaunchConfig C;
+    C.grid = G;
+    C.block = B;
+    C.dynamicLdsBytes = Dyn;
+    C.cooperative = Coop;
+    return Dev->launch(*Mod, K, C, Args.data());
+  }
+};
+
+TEST_P(EmuArch, WaveSizeFromTarget) {
+  auto K = Mod->kernel("vadd");
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_EQ(K->waveSize, GetParam().wave);
+  EXPECT_EQ(K->argOffsets, (std::vector<uint32_t>{0, 8, 16, 24}));
+  EXPECT_EQ(K->explicitKernargBytes, 28u);
+}
+
+TEST_P(EmuArch, VectorAdd) {
+  const int N = 1000;
+  std::vector<float> A(N), B(N);
+  for (int i = 0; i < N; ++i) { A[i] = i * 0.5f; B[i] = 1000.0f - i; }
+  uint64_t a = upload(*Dev, A), b = upload(*Dev, B), c = upload(*Dev, std::vector<float>(N, -1.0f));
+  int n = N;
+  ASSERT_OK(launch("vadd", {4}, {256}, {&a, &b, &c, &n}));
+  auto C = download<float>(*Dev, c, N);
+  for (int i = 0; i < N; ++i) ASSERT_EQ(C[i], A[i] + B[i]) << i;
+  KernelCounters K = Dev->counters("vadd");
+  EXPECT_EQ(K.launches, 1u);
+  EXPECT_GT(K.laneInstructions, uint64_t(N) * 5);
+  EXPECT_GE(K.waveInstructions * GetParam().wave, K.laneInstructions);
+}
+
+TEST_P(EmuArch, ReduceThroughLdsWithBarriers) {
+  const int N = 256 * 8;
+  std::vector<int> In(N);
+  std::mt19937 R(42);
+  for (auto &x : In) x = int(R() % 1000) - 500;
+  uint64_t in = upload(*Dev, In), out = upload(*Dev, std::vector<int>{0});
+  ASSERT_OK(launch("reduce_lds", {8}, {256}, {&in, &out}));
+  EXPECT_EQ(download<int>(*Dev, out, 1)[0], std::accumulate(In.begin(), In.end(), 0));
+}
+
+TEST_P(EmuArch, ReduceThroughDynamicLds) {
+  const int G = 5, T = 128;
+  std::vector<int> In(G * T);
+  for (int i = 0; i < G * T; ++i) In[i] = i * 3 - 7;
+  uint64_t in = upload(*Dev, In), out = upload(*Dev, std::vector<int>(G, 0));
+  auto K = Mod->kernel("reduce_dyn");
+  ASSERT_TRUE(bool(K));
+  uint32_t ldsOff = (K->staticLdsBytes + 15) & ~15u;
+  ASSERT_OK(launch("reduce_dyn", {G}, {T}, {&in, &out, &ldsOff}, T * 4));
+  auto O = download<int>(*Dev, out, G);
+  for (int g = 0; g < G; ++g)
+    EXPECT_EQ(O[g], std::accumulate(In.begin() + g * T, In.begin() + (g + 1) * T, 0)) << g;
+  // too little dynamic LDS: the last lanes' LDS stores fault
+  llvm::Error E = launch("reduce_dyn", {G}, {T}, {&in, &out, &ldsOff}, T * 2);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("invalid LDS store of 4 bytes"), std::string::npos);
+}
+
+TEST_P(EmuArch, DivergenceAndReconvergence) {
+  const int N = 256;
+  uint64_t out = upload(*Dev, std::vector<int>(N, 0));
+  uint64_t bal = upload(*Dev, std::vector<uint64_t>(N / GetParam().wave, 0));
+  ASSERT_OK(launch("diverge", {2}, {128}, {&out, &bal}));
+  auto O = download<int>(*Dev, out, N);
+  for (int i = 0; i < N; ++i) {
+    int acc = 0;
+    for (unsigned k = 0; k < unsigned(i % 7) * 3 + 1; ++k) {
+      if ((k + i) & 1) acc += k * 3;
+      else if (k % 3 == 0) acc -= i;
+      else { acc ^= 0x55; if (acc > 100) break; }
+    }
+    if (i % 5 == 0) acc *= 2; else acc += 7;
+    ASSERT_EQ(O[i], acc) << "lane " << i;
+  }
+  uint64_t Full = GetParam().wave == 64 ? ~0ull : 0xffffffffull;
+  for (uint64_t b : download<uint64_t>(*Dev, bal, N / GetParam().wave)) EXPECT_EQ(b, Full);
+}
+
+TEST_P(EmuArch, CrossLaneOps) {
+  const unsigned W = GetParam().wave, N = 128;
+  uint64_t out = upload(*Dev, std::vector<uint32_t>(N * 6, 0));
+  ASSERT_OK(launch("waveops", {2}, {64}, {&out}));
+  auto O = download<uint32_t>(*Dev, out, N * 6);
+  uint64_t oddMask = 0;
+  for (unsigned l = 0; l < W; ++l) if (l & 1) oddMask |= 1ull << l;
+  for (unsigned i = 0; i < N; ++i) {
+    unsigned l = i % W, base = i - l;
+    ASSERT_EQ(O[i * 6 + 0], l) << i;                               // mbcnt
+    EXPECT_EQ(O[i * 6 + 1], uint32_t(oddMask)) << i;               // ballot low
+    EXPECT_EQ(O[i * 6 + 2], uint32_t(oddMask >> 32)) << i;         // ballot high
+    EXPECT_EQ(O[i * 6 + 3], (base + 3) * 10) << i;                 // readlane 3
+    EXPECT_EQ(O[i * 6 + 4], l >= 5 ? base + 5 : 12345u) << i;      // readfirstlane in a branch
+    EXPECT_EQ(O[i * 6 + 5], (base + W - 1 - l) * 2) << i;          // bpermute reverse
+  }
+}
+
+TEST_P(EmuArch, Atomics) {
+  const int N = 3000;
+  std::vector<uint32_t> In(N);
+  std::mt19937 R(7);
+  for (auto &x : In) x = R() % 100000;
+  uint64_t in = upload(*Dev, In), hist = upload(*Dev, std::vector<uint32_t>(16, 0)),
+           fsum = upload(*Dev, std::vector<float>{0.0f}), imax = upload(*Dev, std::vector<int>{-1});
+  int n = N;
+  ASSERT_OK(launch("atomics", {12}, {256}, {&in, &hist, &fsum, &imax, &n}));
+  std::vector<uint32_t> H(16, 0);
+  float S = 0;
+  int M = -1;
+  for (uint32_t x : In) { H[x % 16]++; S += float(x % 8); M = std::max(M, int(x)); }
+  EXPECT_EQ(download<uint32_t>(*Dev, hist, 16), H);
+  EXPECT_EQ(download<float>(*Dev, fsum, 1)[0], S);
+  EXPECT_EQ(download<int>(*Dev, imax, 1)[0], M);
+}
+
+TEST_P(EmuArch, SpinWaitBetweenWorkgroups) {
+  for (bool Coop : {false, true}) {
+    const int G = 12, T = 64;
+    uint64_t flag = upload(*Dev, std::vector<int>{0}), out = upload(*Dev, std::vector<int>(G * T, 0));
+    ASSERT_OK(launch("spin_last", {G}, {T}, {&flag, &out}, 0, Coop));
+    auto O = download<int>(*Dev, out, G * T);
+    for (int i = 0; i < G * T; ++i) ASSERT_EQ(O[i], i / T + 1) << i;
+  }
+}
+
+TEST_P(EmuArch, OutOfBoundsStoreIsAFaultReport) {
+  uint64_t out = upload(*Dev, std::vector<int>(64, 0));
+  int n = 60; // lanes 4.. of workgroup 0 write past the 64-int allocation
+  llvm::Error E = launch("oob_store", {1}, {64}, {&out, &n});
+  ASSERT_TRUE(bool(E));
+  std::string S = llvm::toString(std::move(E));
+  EXPECT_NE(S.find("invalid global store of 4 bytes"), std::string::npos) << S;
+  EXPECT_NE(S.find("kernel 'oob_store'"), std::string::npos) << S;
+  EXPECT_NE(S.find("workgroup (0,0,0)"), std::string::npos) << S;
+  EXPECT_NE(S.find("lane 4"), std::string::npos) << S;
+  EXPECT_NE(S.find("store i32 1"), std::string::npos) << S;
+  char Addr[64];
+  snprintf(Addr, sizeof Addr, "0x%016llx", (unsigned long long)(out + 64 * 4));
+  EXPECT_NE(S.find(Addr), std::string::npos) << S;
+  // the device stays usable
+  auto O = download<int>(*Dev, out, 64);
+  EXPECT_EQ(O[0], 0);
+  EXPECT_EQ(O[60], 1); // lanes 0..3 stored in bounds before lane 4 faulted
+}
+
+TEST_P(EmuArch, PrivateMemory) {
+  const int N = 100;
+  std::vector<int> Idx(N);
+  for (int i = 0; i < N; ++i) Idx[i] = (i * 7) % 40;
+  uint64_t idx = upload(*Dev, Idx), out = upload(*Dev, std::vector<int>(N, 0));
+  ASSERT_OK(launch("private_array", {1}, {N}, {&idx, &out}));
+  auto O = download<int>(*Dev, out, N);
+  for (int i = 0; i < N; ++i) {
+    int k = Idx[i] & 31;
+    ASSERT_EQ(O[i], k * k + i) << i;
+  }
+}
+
+TEST_P(EmuArch, HiddenArgumentsAndDispatchPacket) {
+  uint64_t out = upload(*Dev, std::vector<uint32_t>(11, 0));
+  ASSERT_OK(launch("hidden_args", {3, 2, 1}, {8, 4, 2}, {&out}, 128));
+  EXPECT_EQ(download<uint32_t>(*Dev, out, 11), (std::vector<uint32_t>{3, 2, 1, 8, 4, 2, 3, 128, 24, 8, 2}));
+}
+
+TEST_P(EmuArch, TwoDimensionalGrid) {
+  const uint32_t W = 24, H = 10;
+  uint64_t out = upload(*Dev, std::vector<uint32_t>(W * H, 0));
+  uint32_t w = W;
+  ASSERT_OK(launch("grid2d", {3, 5}, {8, 2}, {&out, &w}));
+  auto O = download<uint32_t>(*Dev, out, W * H);
+  for (uint32_t y = 0; y < H; ++y)
+    for (uint32_t x = 0; x < W; ++x) ASSERT_EQ(O[y * W + x], (y << 16) | x);
+}
+
+TEST_P(EmuArch, TrapIsAnError) {
+  uint64_t out = upload(*Dev, std::vector<int>(64, 0));
+  llvm::Error E = launch("do_trap", {1}, {64}, {&out});
+  ASSERT_TRUE(bool(E));
+  std::string S = llvm::toString(std::move(E));
+  EXPECT_NE(S.find("trap"), std::string::npos) << S;
+  EXPECT_NE(S.find("lane 3"), std::string::npos) << S;
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, EmuArch, ::testing::Values(Arch{"gfx1100", 32}, Arch{"gfx90a", 64}),
+                         [](const auto &I) { return std::string(I.param.cpu); });
+
+// ---- hand-written IR ----------------------------------------------------------------------------
+class EmuIR : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dev = makeDevice();
+    ASSERT_TRUE(Dev);
+    auto M = loadFile(*Dev, srcPath("misc.ll"));
+    ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+    Mod = *M;
+  }
+  std::unique_ptr<Device> Dev;
+  emu::Module *Mod = nullptr;
+};
+
+int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+TEST_F(EmuIR, RecursionIndirectCallsSwitchVectors) {
+  const int N = 64;
+  uint64_t out = upload(*Dev, std::vector<int>(2 * N, 0));
+  LaunchConfig C;
+  C.block = {N};
+  void *Args[] = {&out};
+  ASSERT_OK(Dev->launch(*Mod, "recurse", C, Args));
+  auto O = download<int>(*Dev, out, 2 * N);
+  const int K[4] = {100, 200, 300, 300};
+  for (int i = 0; i < N; ++i) {
+    EXPECT_EQ(O[2 * i], fib(i & 15) + K[i % 4]) << i;
+    EXPECT_EQ(O[2 * i + 1], (i & 1) ? 2 * i : i * i) << i;
+  }
+}
+
+TEST_F(EmuIR, FlatAddressesIntoLds) {
+  const int N = 64;
+  uint64_t out = upload(*Dev, std::vector<int>(N, 0));
+  LaunchConfig C;
+  C.block = {N};
+  void *Args[] = {&out};
+  ASSERT_OK(Dev->launch(*Mod, "flat_lds", C, Args));
+  auto O = download<int>(*Dev, out, N);
+  for (int i = 0; i < N; ++i) EXPECT_EQ(O[i], (i ^ 1) + 1) << i;
+}
+
+TEST_F(EmuIR, PadWarpPolicyLaunch) {
+  auto K = Mod->kernel("pad_ids");
+  ASSERT_TRUE(bool(K));
+  EXPECT_EQ(K->warpPolicy, "pad");
+  EXPECT_EQ(K->waveSize, 64u);
+  EXPECT_EQ(K->argSizes.size(), 1u); // the block-dim parameter is the launcher's
+  const int G = 3, T = 40;
+  uint64_t out = upload(*Dev, std::vector<int>(G * T, 0));
+  LaunchConfig C;
+  C.grid = {G};
+  C.block = {T};
+  void *Args[] = {&out};
+  ASSERT_OK(Dev->launch(*Mod, "pad_ids", C, Args));
+  auto O = download<int>(*Dev, out, G * T);
+  for (int i = 0; i < G * T; ++i) EXPECT_EQ(O[i], i % T + 1000) << i;
+}
+
+TEST_F(EmuIR, ByrefAggregateArgument) {
+  struct P {
+    int32_t a;
+    float f;
+    int64_t b;
+  } p{40, 1.0f, 2};
+  uint64_t out = upload(*Dev, std::vector<int>(1, 0));
+  LaunchConfig C;
+  void *Args[] = {&out, &p};
+  ASSERT_OK(Dev->launch(*Mod, "byref_arg", C, Args));
+  EXPECT_EQ(download<int>(*Dev, out, 1)[0], 42);
+}
+
+TEST_F(EmuIR, VPrintf) {
+  std::string Got;
+  DeviceOptions O;
+  O.printfSink = [&](llvm::StringRef S) { Got += S.str(); };
+  Dev = makeDevice(O);
+  auto M = loadFile(*Dev, srcPath("misc.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  LaunchConfig C;
+  C.block = {32};
+  int x = 5;
+  void *Args[] = {&x};
+  ASSERT_OK(Dev->launch(**M, "vp", C, Args));
+  EXPECT_EQ(Got, "v=5 f=2.50 hi\nlane 0: 5 -3 2.500 ff\n");
+}
+
+TEST(EmuLoad, UnknownIntrinsicIsALoadError) {
+  auto D = makeDevice();
+  auto M = loadFile(*D, srcPath("unknown_intrinsic.ll"));
+  ASSERT_FALSE(bool(M));
+  std::string S = llvm::toString(M.takeError());
+  EXPECT_NE(S.find("unknown intrinsic 'llvm.amdgcn.ds.swizzle'"), std::string::npos) << S;
+  EXPECT_NE(S.find("function 'k'"), std::string::npos) << S;
+}
+
+TEST(EmuLoad, UndefinedFunctionIsALoadError) {
+  auto D = makeDevice();
+  auto M = loadFile(*D, srcPath("undefined_function.ll"));
+  ASSERT_FALSE(bool(M));
+  std::string S = llvm::toString(M.takeError());
+  EXPECT_NE(S.find("call to undefined function 'mystery'"), std::string::npos) << S;
+}
+
+TEST(EmuMemory, HostApiBoundsChecks) {
+  auto D = makeDevice();
+  auto A = D->malloc(100);
+  ASSERT_TRUE(bool(A));
+  std::vector<char> Buf(200);
+  EXPECT_FALSE(bool(D->copyToDevice(*A, Buf.data(), 100)));
+  llvm::Error E = D->copyToDevice(*A, Buf.data(), 101);
+  EXPECT_TRUE(bool(E));
+  llvm::consumeError(std::move(E));
+  EXPECT_FALSE(bool(D->free(*A)));
+  llvm::Error E2 = D->free(*A);
+  EXPECT_TRUE(bool(E2));
+  llvm::consumeError(std::move(E2));
+}
+
+} // namespace
