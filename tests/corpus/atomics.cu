@@ -41,8 +41,8 @@ struct Counters {
   unsigned long long shared_ull;
   float shared_f;
   double shared_d;
-  float f2[2];
-  float f4[4];
+  alignas(8) float f2[2];   // atomicAdd(float2*) needs 8-byte alignment
+  alignas(16) float f4[4];  // atomicAdd(float4*) needs 16-byte alignment
   __nv_bfloat16 bf[kHalfBins];
   __half h[kHalfBins];
   __half2 h2[kHalfBins];

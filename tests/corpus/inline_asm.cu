@@ -131,7 +131,7 @@ int main() {
     r.prmt = cpu_prmt(a, b, 0x5140);
     r.bfe = (a >> (i & 15)) & 0x1ff;
     unsigned mask = ((1u << 12) - 1u) << 8;
-    r.bfi = (b & ~mask) | ((a << 8) & mask);
+    r.bfi = (a & ~mask) | ((b << 8) & mask);  // bfi d, f=b, base=a, pos 8, len 12
     r.brev = 0;
     for (int k = 0; k < 32; ++k) r.brev |= ((a >> k) & 1u) << (31 - k);
     r.bfind = 0xffffffffu;
@@ -155,8 +155,17 @@ int main() {
     // shf.l.wrap d, a, b, n: d = high 32 bits of ({b:a} << (n & 31)), with b the high word.
     unsigned long long hl = ((unsigned long long)b << 32) | a;
     r.shf = (unsigned)((hl << sh) >> 32);
+    static const char* const kFields[] = {"lop", "prmt", "bfe", "bfi", "brev", "bfind", "popc", "shf", "mulhi",
+                                          "madlo", "clamp", "lanemask_ok"};
     if (memcmp(&r, &o[i], sizeof r) != 0) {
-      if (bad < 5) printf("mismatch at %d\n", i);
+      if (bad < 5) {
+        const unsigned* pr = reinterpret_cast<const unsigned*>(&r);
+        const unsigned* po = reinterpret_cast<const unsigned*>(&o[i]);
+        for (int k = 0; k < (int)(sizeof(Out) / 4); ++k)
+          if (pr[k] != po[k])
+            printf("mismatch at %d: word %d (%s) device=%08x expected=%08x\n", i, k, k < 12 ? kFields[k] : "later field",
+                   po[k], pr[k]);
+      }
       ++bad;
     }
     cs += o[i].lop ^ o[i].prmt ^ o[i].sum_hi ^ o[i].shf;

@@ -1,3 +1,4 @@
+// nvcc-flags: --use_fast_math
 // All-pairs n-body step (2048 bodies, shared-memory tiles of 256) written with the fast-math
 // intrinsics rsqrtf, __fdividef, __expf, __sinf/__cosf, __powf and __saturatef; the corpus compiles it
 // with --use_fast_math as well (ftz/approx PTX forms). Checked against a double-precision CPU

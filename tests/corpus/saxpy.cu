@@ -38,7 +38,7 @@ int main() {
     if (std::fabs(y[i] - ref[i]) > 1e-4f * (1.0f + std::fabs(ref[i]))) ++bad;
     sum += y[i];
   }
-  printf("saxpy: n=%d checksum=%.6f mismatches=%d\n", n, sum, bad);
+  printf("saxpy: n=%d checksum=%.6f mismatches=%d %s\n", n, sum, bad, bad ? "FAIL" : "PASS");
   CHECK(cudaFree(dx));
   CHECK(cudaFree(dy));
   return bad ? 1 : 0;

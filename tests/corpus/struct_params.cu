@@ -1,7 +1,7 @@
 // By-value aggregates as kernel parameters (PTX .param .align N .b8 name[size]): structs with mixed
 // member types and padding, over-aligned structs (alignas(16), float4/double2 members), nested
-// structs and arrays, a 1 KB coefficient table passed by value, a template functor, a lambda with
-// captures (--extended-lambda), and __grid_constant__ params whose address is taken. Device helpers
+// structs and arrays, a 1 KB coefficient table passed by value, a template functor, a functor
+// holding captured values, and __grid_constant__ params whose address is taken. Device helpers
 // return structs by value. Checked against the same computation on the CPU.
 #include <cmath>
 #include <cstdio>
@@ -35,6 +35,12 @@ struct Coeffs { float c[256]; };  // 1 KB by value
 struct Affine {
   float scale, bias;
   __host__ __device__ float operator()(float x) const { return x * scale + bias; }
+};
+
+struct Captured {  // what a capturing device lambda would be, without needing --extended-lambda
+  float k2;
+  int k3;
+  __host__ __device__ float operator()(float v) const { return v * k2 + (float)k3; }
 };
 
 struct Result { double sum; int count; };
@@ -108,7 +114,7 @@ int main() {
   Affine aff{1.5f, -2.0f};
   float k2 = 0.25f;
   int k3 = 5;
-  auto lambda = [k2, k3] __device__(float v) { return v * k2 + (float)k3; };
+  Captured lambda{k2, k3};
 
   float *dx, *dt, *dg, *da, *dl;
   double* dv;

@@ -26,6 +26,7 @@
 struct Square { __host__ __device__ float operator()(float x) const { return x * x; } };
 struct IsPositive { __host__ __device__ bool operator()(float x) const { return x > 0.f; } };
 struct Descending { __host__ __device__ bool operator()(float x, float y) const { return x > y; } };
+struct Scatter31 { __host__ __device__ int operator()(int i) const { return (int)((i * 31LL) % 150000); } };
 struct Mod7 { __host__ __device__ int operator()(int i) const { return i % 7; } };
 struct ZipWeighted {
   __host__ __device__ float operator()(const thrust::tuple<float, int>& t) const {
@@ -102,7 +103,7 @@ int main() {
   // gather through a transform_iterator over a counting_iterator: out[i] = d[(i * 31) % n]
   thrust::device_vector<int> map(n);
   thrust::counting_iterator<int> first(0);
-  thrust::transform(first, first + n, map.begin(), [] __device__(int i) { return (int)((i * 31LL) % 150000); });
+  thrust::transform(first, first + n, map.begin(), Scatter31());
   thrust::device_vector<float> gathered(n);
   thrust::gather(map.begin(), map.end(), d.begin(), gathered.begin());
   back = gathered;
