@@ -70,9 +70,12 @@ llvm::Error mergeMetadataNotes(std::vector<char> &elf) {
     }
     if (metadata.size() < 2) continue;
     llvm::msgpack::Document doc;
+    // amdhsa.kernels arrays are concatenated; every other array (e.g.
+    // amdhsa.version) and scalar must agree element by element.
     auto merger = [](llvm::msgpack::DocNode *dest, llvm::msgpack::DocNode src,
-                     llvm::msgpack::DocNode) -> int {
-      if (dest->isArray() && src.isArray()) return int(dest->getArray().size());
+                     llvm::msgpack::DocNode key) -> int {
+      if (dest->isArray() && src.isArray())
+        return key.isString() && key.getString() == "amdhsa.kernels" ? int(dest->getArray().size()) : 0;
       if (dest->isMap() && src.isMap()) return 0;
       return *dest == src ? 0 : -1;
     };
