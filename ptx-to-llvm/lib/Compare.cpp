@@ -103,7 +103,7 @@ bool translateCompare(FnCtx &fc, const ptx::Instruction &in) {
     size_t nsrc = bop ? 3 : 2;
     size_t first = 0;
     if (ops.empty()) return fc.unsupported(in, "no operands");
-    if (ops[0].kind == ptx::Operand::Kind::Vec) {
+    if (isPairOp(ops[0])) {
       for (const auto &e : ops[0].elems) dsts.push_back(&e);
       first = 1;
     } else {

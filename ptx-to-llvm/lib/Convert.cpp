@@ -104,8 +104,14 @@ static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT d
     r = b.CreateSelect(b.CreateFCmpOLT(r, zero), zero, r);
   }
   if (in.has(Mod::Satfinite)) r = satFinite(fc, r);
+  // NaN results: canonical for results in f16/bf16, for f16 -> f32 and for
+  // same-type rounding; f32 <-> f64 and bf16 -> f32 keep the payload (H200).
+  llvm::Type *from = x->getType();
+  bool keepPayload = (from->isFloatTy() && to->isDoubleTy()) || (from->isDoubleTy() && to->isFloatTy()) ||
+                     (from->isBFloatTy() && (to->isFloatTy() || to->isDoubleTy())) ||
+                     (from->isDoubleTy() && to->isDoubleTy()) || (from->isHalfTy() && to->isDoubleTy());
   if (in.has(Mod::Sat)) r = fc.saturate01(r);
-  else r = fc.canonicalNaN(r);
+  else if (!keepPayload) r = fc.canonicalNaN(r);
   return r;
 }
 

@@ -192,7 +192,8 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
   case Opcode::Abs: case Opcode::Neg: {
     Value *x = in1(fc, in, 1, t);
     Value *r = in.op == Opcode::Abs ? b.CreateUnaryIntrinsic(Intrinsic::fabs, x) : b.CreateFNeg(x);
-    fc.write(ops[0], r, t);
+    if (in.has(Mod::Ftz)) r = fc.flushDenorm(r);
+    fc.write(ops[0], fc.canonicalNaN(r), t); // abs/neg.f32 of NaN -> 0x7fffffff on NVIDIA
     return true;
   }
   case Opcode::Copysign: {

@@ -2,8 +2,9 @@
 //
 // add/sub (.sat, .cc), addc/subc/madc (the CC.CF carry flag is an i1 alloca of
 // the function, i.e. an SSA value after mem2reg), mul/mad with .lo/.hi/.wide,
-// mul24/mad24, sad, div/rem (division by zero and INT_MIN/-1 give NVIDIA's
-// defined results instead of LLVM's undefined behaviour), abs/neg/min/max
+// mul24/mad24, sad, div/rem (division by zero gives all ones for both div
+// and rem, signed and unsigned, as recorded on an H200 in tests/golden; INT_MIN/-1
+// gives INT_MIN and remainder 0; never LLVM's undefined behaviour), abs/neg/min/max
 // (.relu), popc/clz/bfind(.shiftamt)/brev, bfe/bfi with PTX's position/length
 // clamping and sign replication, bmsk, szext, dp4a/dp2a. Semantics follow the
 // PTX ISA 9.0 pseudo-code of each instruction; LLVM's poison-producing edge
@@ -174,13 +175,10 @@ static bool divRem(FnCtx &fc, const ptx::Instruction &in) {
     safeY = b.CreateSelect(ovf, ConstantInt::get(ty, 1), safeY);
     r = rem ? b.CreateSRem(x, safeY) : b.CreateSDiv(x, safeY);
     if (rem) r = b.CreateSelect(ovf, zero, r);
-    // Division by zero: quotient -1 for x >= 0 and 1 for x < 0 (the unsigned
-    // quotient 0xffff... with the sign of x applied); remainder x.
-    Value *q0 = b.CreateSelect(b.CreateICmpSLT(x, zero), ConstantInt::get(ty, 1), ones);
-    r = b.CreateSelect(isZero, rem ? x : q0, r);
+    r = b.CreateSelect(isZero, ones, r);
   } else {
     r = rem ? b.CreateURem(x, safeY) : b.CreateUDiv(x, safeY);
-    r = b.CreateSelect(isZero, rem ? x : ones, r);
+    r = b.CreateSelect(isZero, ones, r);
   }
   fc.write(ops[0], r, t);
   return true;

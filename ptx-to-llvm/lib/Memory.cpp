@@ -71,7 +71,15 @@ static bool loadStore(FnCtx &fc, const ptx::Instruction &in) {
   if (in.has(Mod::Relaxed)) ord = AtomicOrdering::Monotonic;
   if (in.has(Mod::Acquire)) ord = AtomicOrdering::Acquire;
   if (in.has(Mod::Release)) ord = AtomicOrdering::Release;
-  if (ord != AtomicOrdering::NotAtomic && n) return fc.unsupported(in, "atomic vector access");
+  // Vector accesses with .relaxed/.acquire/.release: PTX treats a vector access
+  // as a set of element accesses; one volatile vector access (which bypasses
+  // non-coherent caches on AMDGPU like an agent-scope atomic) plus fences for
+  // acquire/release gives that, and keeps the 16-byte single-instruction
+  // access that CUB's decoupled look-back descriptors expect.
+  if (ord != AtomicOrdering::NotAtomic && n) {
+    vol = true;
+    if (!isLoad && ord == AtomicOrdering::Release) b.CreateFence(AtomicOrdering::Release, ptxScope(fc, in));
+  }
   if (ord != AtomicOrdering::NotAtomic && et->isFloatingPointTy() == false && !et->isIntegerTy())
     return fc.unsupported(in, "atomic access type");
   SyncScope::ID ss = ptxScope(fc, in);
@@ -79,7 +87,8 @@ static bool loadStore(FnCtx &fc, const ptx::Instruction &in) {
   if (isLoad) {
     if (n && valOp.kind != ptx::Operand::Kind::Vec) return fc.unsupported(in, "vector destination");
     LoadInst *ld = b.CreateAlignedLoad(accTy, ptr, al, vol);
-    if (ord != AtomicOrdering::NotAtomic) ld->setAtomic(ord, ss);
+    if (ord != AtomicOrdering::NotAtomic && !n) ld->setAtomic(ord, ss);
+    if (ord == AtomicOrdering::Acquire && n) b.CreateFence(AtomicOrdering::Acquire, ss);
     if (!n) { fc.write(valOp, ld, t); return true; }
     for (unsigned i = 0; i < n && i < valOp.elems.size(); ++i) {
       if (valOp.elems[i].kind == ptx::Operand::Kind::Sink) continue;
@@ -96,7 +105,7 @@ static bool loadStore(FnCtx &fc, const ptx::Instruction &in) {
     v = fc.read(valOp, t);
   }
   StoreInst *st = b.CreateAlignedStore(v, ptr, al, vol);
-  if (ord != AtomicOrdering::NotAtomic) st->setAtomic(ord, ss);
+  if (ord != AtomicOrdering::NotAtomic && !n) st->setAtomic(ord, ss);
   return true;
 }
 

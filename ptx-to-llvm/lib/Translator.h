@@ -126,6 +126,11 @@ struct FnCtx {
   llvm::Value *fpIntrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args);
 };
 
+// `d|p` destinations (Pair; also accepted as a 2-element Vec).
+inline bool isPairOp(const ptx::Operand &o) {
+  return o.kind == ptx::Operand::Kind::Pair || o.kind == ptx::Operand::Kind::Vec;
+}
+
 // Modifier test by spelling (for modifiers the front end may add later).
 bool hasModNamed(const ptx::Instruction &in, std::string_view name);
 

@@ -20,7 +20,7 @@ namespace ptx2llvm {
 static std::vector<const ptx::Operand *> dests(const ptx::Instruction &in, size_t nsrc) {
   std::vector<const ptx::Operand *> d;
   const auto &ops = in.operands;
-  if (!ops.empty() && ops[0].kind == ptx::Operand::Kind::Vec) {
+  if (!ops.empty() && isPairOp(ops[0])) {
     for (const auto &e : ops[0].elems) d.push_back(&e);
     return d;
   }
@@ -83,7 +83,7 @@ bool translateWarp(FnCtx &fc, const ptx::Instruction &in) {
     size_t nsrc = sync ? 4 : 3;
     auto d = dests(in, nsrc);
     if (d.empty() || d.size() > 2) return fc.unsupported(in, "destinations");
-    size_t s = ops[0].kind == ptx::Operand::Kind::Vec ? 1 : d.size();
+    size_t s = isPairOp(ops[0]) ? 1 : d.size();
     if (ops.size() != s + nsrc) return fc.unsupported(in, "operands");
     const char *fn = in.has(Mod::Up) ? "__ptx_shfl_sync_up" : in.has(Mod::Down) ? "__ptx_shfl_sync_down"
                      : in.has(Mod::Bfly) ? "__ptx_shfl_sync_bfly" : in.has(Mod::Idx) ? "__ptx_shfl_sync_idx" : nullptr;
@@ -113,7 +113,7 @@ bool translateWarp(FnCtx &fc, const ptx::Instruction &in) {
     ptx::Type t = in.type(0);
     bool wide = ptx::typeBits(t) == 64;
     auto d = dests(in, 2);
-    size_t s = ops[0].kind == ptx::Operand::Kind::Vec ? 1 : d.size();
+    size_t s = isPairOp(ops[0]) ? 1 : d.size();
     if (ops.size() != s + 2 || d.empty()) return fc.unsupported(in, "operands");
     Value *a = fc.read(ops[s], wide ? ptx::Type::B64 : ptx::Type::B32);
     Value *m = fc.read(ops[s + 1], ptx::Type::B32);
@@ -147,7 +147,7 @@ bool translateWarp(FnCtx &fc, const ptx::Instruction &in) {
     return true;
   case Opcode::Elect: {
     auto d = dests(in, 1);
-    size_t s = ops[0].kind == ptx::Operand::Kind::Vec ? 1 : d.size();
+    size_t s = isPairOp(ops[0]) ? 1 : d.size();
     if (ops.size() != s + 1) return fc.unsupported(in, "operands");
     writePair(fc, d, fc.call("__ptx_elect_sync", i64, {fc.read(ops[s], ptx::Type::B32)}, true), ptx::Type::B32);
     return true;

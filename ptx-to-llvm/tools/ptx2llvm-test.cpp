@@ -1,7 +1,8 @@
 //===- ptx2llvm-test.cpp - parse PTX, translate, print LLVM IR ------------===//
 //
 // Small driver of the ptx-to-llvm stage for its own tests (until and besides
-// `ptx2amd --emit=llvm`): `ptx2llvm-test in.ptx [-o out.ll] [--stats]`.
+// `ptx2amd --emit=llvm`): `ptx2llvm-test in.ptx [-o out.ll] [--stats] [--partial]`
+// (--partial: failing functions become declarations, errors on stderr).
 // Prints the translated module, or the collected errors and exit code 1.
 // --stats prints per-function success counts instead (for corpus sweeps):
 // each function is translated in a module of its own together with all
@@ -19,11 +20,12 @@
 
 int main(int argc, char **argv) {
   std::string in, out;
-  bool stats = false;
+  bool stats = false, partial = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-o" && i + 1 < argc) out = argv[++i];
     else if (a == "--stats") stats = true;
+    else if (a == "--partial") partial = true;
     else in = a;
   }
   if (in.empty()) { std::cerr << "usage: ptx2llvm-test in.ptx [-o out.ll] [--stats]\n"; return 2; }
@@ -53,7 +55,10 @@ int main(int argc, char **argv) {
     if (!msg.empty()) std::cout << msg << "\n";
     return bad ? 1 : 0;
   }
-  auto m = ptx2llvm::translate(*pr.module, ctx, {in, true});
+  std::vector<std::string> partialErrors;
+  ptx2llvm::Options opts{in, true, partial ? &partialErrors : nullptr};
+  auto m = ptx2llvm::translate(*pr.module, ctx, opts);
+  for (const auto &e : partialErrors) std::cerr << e << "\n";
   if (!m) {
     std::cerr << llvm::toString(m.takeError()) << "\n";
     return 1;

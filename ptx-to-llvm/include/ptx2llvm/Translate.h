@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ptx2llvm {
 
@@ -31,6 +32,11 @@ struct Options {
   std::string sourceName;
   // Run llvm::verifyModule on the result and fail with its report if broken.
   bool verify = true;
+  // Partial translation: when set, a function whose body has unsupported
+  // constructs becomes an external declaration, its errors are appended here,
+  // and translate() succeeds with the rest of the module (errors outside
+  // function bodies still fail). When null, any error fails the whole module.
+  std::vector<std::string> *partialErrors = nullptr;
 };
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
