@@ -6,8 +6,8 @@
 // target-features and inferred "amdgpu-no-*" attributes (they take the
 // kernel's target; the attributor re-infers), its module flags are dropped
 // (the code object version is ours), and only what is referenced is linked.
-// Linked devlib functions become internal so the optimiser inlines and
-// drops them. A wave64 module with both pack and pad kernels links pack for
+// Linked devlib functions become internal and always_inline, so the
+// optimiser inlines and drops them. A wave64 module with both pack and pad kernels links pack for
 // everything and, for pad kernels, clones every function reachable from
 // them (suffix `.ptx2amd.pad`) and binds those clones to a renamed copy of
 // the pad variant. A `__ptx_*` call the library does not define is an error
@@ -163,8 +163,15 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
                                        f.getName().str().c_str());
       continue;
     }
-    if (f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    // Device-library functions are small and their arguments are mostly
+    // constants (barrier ids, shuffle masks): always inline them, so calls
+    // cost nothing, dead paths (software barriers for bar.sync 0) vanish and
+    // their LDS is only allocated in kernels that really use it.
+    f.removeFnAttr(llvm::Attribute::NoInline);
+    f.removeFnAttr(llvm::Attribute::OptimizeNone);
+    f.addFnAttr(llvm::Attribute::AlwaysInline);
   }
   return llvm::Error::success();
 }
