@@ -410,8 +410,15 @@ Value *FnCtx::fpIntrinsic(Intrinsic::ID id, ArrayRef<Value *> args) {
     return ci;
   }
   }
-  return b.CreateConstrainedFPIntrinsic(cid, {ty}, args, FMFSource(), "", nullptr,
-                                        RoundingMode::NearestTiesToEven, fp::ebIgnore);
+  if (Intrinsic::hasConstrainedFPRoundingModeOperand(cid))
+    return b.CreateConstrainedFPIntrinsic(cid, {ty}, args, FMFSource(), "", nullptr,
+                                          RoundingMode::NearestTiesToEven, fp::ebIgnore);
+  // floor/ceil/trunc/roundeven/min/max: no rounding operand, only the exception one.
+  SmallVector<Value *, 4> a(args.begin(), args.end());
+  a.push_back(MetadataAsValue::get(mc.ctx, MDString::get(mc.ctx, "fpexcept.ignore")));
+  CallInst *ci = b.CreateIntrinsic(cid, {ty}, a);
+  ci->addFnAttr(Attribute::StrictFP);
+  return ci;
 }
 
 bool hasModNamed(const ptx::Instruction &in, std::string_view name) {

@@ -46,9 +46,9 @@ bool translateHalf(FnCtx &fc, const ptx::Instruction &in) {
   if (rm != RoundingMode::NearestTiesToEven)
     return fc.unsupported(in, "only .rn rounding exists for 16-bit float arithmetic");
   switch (in.op) {
-  case Opcode::Add: return done(b.CreateFAdd(rd(1), rd(2)));
-  case Opcode::Sub: return done(b.CreateFSub(rd(1), rd(2)));
-  case Opcode::Mul: return done(b.CreateFMul(rd(1), rd(2)));
+  case Opcode::Add: { Value *x = rd(1), *y = rd(2); return done(b.CreateFAdd(x, y)); }
+  case Opcode::Sub: { Value *x = rd(1), *y = rd(2); return done(b.CreateFSub(x, y)); }
+  case Opcode::Mul: { Value *x = rd(1), *y = rd(2); return done(b.CreateFMul(x, y)); }
   case Opcode::Fma: case Opcode::Mad: {
     Value *x = rd(1), *y = rd(2), *z = rd(3);
     return done(fc.fpIntrinsic(Intrinsic::fma, {x, y, z}));
