@@ -6,12 +6,14 @@
 // any order, validated later against the instruction table in ptx-parser
 // (InstrTable.cpp), never hard-coded per opcode here. Declarations likewise
 // accept a list of attributes (types, vector widths, .align N, .ptr, spaces,
-// .attribute(...)) that the IR builder checks. This keeps the grammar LL(1)
-// almost everywhere (label vs. instruction needs two tokens), which makes
-// ANTLR's SLL prediction fast; the driver falls back to full LL only if SLL
-// reports a syntax error. Directive keywords that are also instruction
-// modifiers (.global, .shared, .const, .local, .param, .tex, .weak) are
-// accepted by the `modifier` rule.
+// .attribute(...)) that the IR builder checks. The grammar is LL(1) (the
+// generated parser contains no adaptivePredict call; labels and instructions
+// share one alternative for that reason), so ANTLR's SLL stage is a plain
+// recursive descent; the driver falls back to full LL only if SLL reports a
+// syntax error. Directive keywords that are also instruction modifiers
+// (.global, .shared, .const, .local, .param, .tex, .weak) are accepted in the
+// modifier position. Single-token choices (modifiers, operand atoms) are
+// inlined so they cost no parse-tree context.
 grammar PTX;
 
 // ---------------------------------------------------------------- module --
@@ -82,8 +84,7 @@ constExpr : constTerm (('+' | '-') constTerm)* ;
 
 constTerm
   : '-'? (INT | FLOAT)
-  | IDENT '(' IDENT ')'           // generic(sym)
-  | IDENT
+  | IDENT ('(' IDENT ')')?        // sym | generic(sym)
   | '(' constExpr ')'
   ;
 
@@ -99,42 +100,48 @@ sectionTerm : INT | IDENT | DOTWORD ;
 // ------------------------------------------------------- function bodies --
 block : '{' statement* '}' ;
 
+// `statement` and `operand` are the hot rules: they are deliberately not
+// split into labeled alternatives (each label costs a second context object
+// and a child copy per statement in the ANTLR C++ runtime) and the
+// instruction tail is inlined. The IR builder dispatches on the first token.
 statement
-  : block                                                   # blockStmt
-  | IDENT ':' targetDirective?                              # labelStmt
-  | instruction                                             # instrStmt
-  | varDecl                                                 # declStmt
-  | KW_PRAGMA STRING (',' STRING)* ';'                         # pragmaStmt
-  | KW_LOC INT INT INT (',' locAttr)*                          # locStmt
+  : block
+  // `IDENT ':'` is a label (a guard on it is rejected by the IR builder);
+  // otherwise IDENT is the opcode followed by modifiers and operands. Merging
+  // the two keeps the statement decision LL(1). Modifiers are single tokens:
+  // DOTWORD or a directive keyword that is also an instruction modifier.
+  | guard? IDENT
+    ( ':' targetDirective?
+    | (DOTWORD | KW_GLOBAL | KW_SHARED | KW_CONST | KW_LOCAL | KW_PARAM | KW_TEX | KW_WEAK)*
+      (operand (',' operand)*)? ';'
+    )
+  | varDecl
+  | KW_PRAGMA STRING (',' STRING)* ';'
+  | KW_LOC INT INT INT (',' locAttr)*
   ;
 
 targetDirective
   : KW_CALLPROTOTYPE ('(' paramList ')')? IDENT '(' paramList ')' KW_NORETURN? ';'   # callPrototype
-  | KW_BRANCHTARGETS IDENT (',' IDENT)* ';'                    # branchTargets
-  | KW_CALLTARGETS IDENT (',' IDENT)* ';'                      # callTargets
+  | KW_BRANCHTARGETS IDENT (',' IDENT)* ';'                 # branchTargets
+  | KW_CALLTARGETS IDENT (',' IDENT)* ';'                   # callTargets
   ;
 
 locAttr
-  : IDENT IDENT (('+' | '-') INT)?                          // function_name $L__info_string0
-  | IDENT INT INT INT                                       // inlined_at 1 18 5
+  : IDENT (IDENT (('+' | '-') INT)? | INT INT INT)          // function_name $L__x | inlined_at 1 18 5
   ;
 
-instruction : guard? IDENT modifier* (operand (',' operand)*)? ';' ;
-
 guard : '@' '!'? (REGISTER | IDENT) ;
-
-modifier : DOTWORD | KW_GLOBAL | KW_SHARED | KW_CONST | KW_LOCAL | KW_PARAM | KW_TEX | KW_WEAK ;
 
 // Operands are kept flat (one rule, terminals as children) so the IR builder
 // walks them without deep context chains.
 operand
-  : '{' operand (',' operand)* '}'                          # vecOperand
-  | '[' operand (',' operand)* ']'                          # addrOperand
-  | '(' (operand (',' operand)*)? ')'                       # listOperand
-  | ('-' | '!' | '~')? atom (('+' | '-') '-'? atom)* ('|' atom)?   # exprOperand
+  : '{' operand (',' operand)* '}'                          // vector
+  | '[' operand (',' operand)* ']'                          // address
+  | '(' (operand (',' operand)*)? ')'                       // call argument list
+  | ('-' | '!' | '~')? (REGISTER | IDENT | INT | FLOAT)    // expression
+    (('+' | '-') '-'? (REGISTER | IDENT | INT | FLOAT))*
+    ('|' (REGISTER | IDENT | INT | FLOAT))?
   ;
-
-atom : REGISTER | IDENT | INT | FLOAT ;
 
 // ---------------------------------------------------------------- lexer --
 KW_VERSION : '.version' ;
@@ -171,8 +178,8 @@ KW_CALLPROTOTYPE : '.callprototype' ;
 KW_CALLTARGETS : '.calltargets' ;
 KW_BRANCHTARGETS : '.branchtargets' ;
 
-// `.L2::cache_hint`, `.shared::cta`, `.b32`, `.m16n8k16`, `.debug_info`.
-DOTWORD : '.' [a-zA-Z_] [a-zA-Z0-9_$]* ('::' [a-zA-Z0-9_]+)* ;
+// `.L2::cache_hint`, `.shared::cta`, `.b32`, `.m16n8k16`, `.debug_info`, `.2d`.
+DOTWORD : '.' [a-zA-Z0-9_] [a-zA-Z0-9_$]* ('::' [a-zA-Z0-9_]+)* ;
 
 // `%r12`, `%tid.x`, `%envreg3`; the optional component is a vector or
 // special-register selector.
@@ -210,3 +217,7 @@ BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
 
 // Anything else becomes a token the parser rejects with a located error.
 ERROR_CHAR : . ;
+
+// NOTE: ptx-parser/lib/FastLexer.cpp implements exactly these lexer rules by
+// hand for speed; the unit test FastLexer.MatchesAntlrLexer compares the two
+// token streams on real and mutated PTX. Change both together.

@@ -164,8 +164,8 @@ private:
 
   // ------------------------------------------------------------ tokens --
   static Token *tokOf(PT *t) {
-    auto *n = dynamic_cast<TN *>(t);
-    return n ? n->getSymbol() : nullptr;
+    if (!t || !isTerminal(t)) return nullptr;
+    return static_cast<TN *>(t)->getSymbol();
   }
   std::string_view text(Token *t) const {
     if (!t) return {};
@@ -720,7 +720,8 @@ private:
         blocks_[0].regs[std::string_view(p.name)] = uint32_t(f.regDecls.size() - 1);
       }
     }
-    for (auto *s : body->statement()) statement(s);
+    for (auto *ch : body->children)
+      if (!isTerminal(ch)) statement(static_cast<PTXParser::StatementContext *>(ch));
     resolveFunctionRefs();
     fn_ = nullptr;
   }
@@ -730,7 +731,14 @@ private:
   }
 
   void statement(PTXParser::StatementContext *s) {
-    if (auto *b = dynamic_cast<PTXParser::BlockStmtContext *>(s)) {
+    // The grammar is LL(1): the first token tells which alternative was
+    // taken, so no dynamic_cast is needed. A context that failed before an
+    // alternative was chosen is the base class and carries `exception`.
+    if (!s || s->exception) return;
+    Token *first = s->getStart();
+    size_t ft = first ? first->getType() : 0;
+    if (ft == PTXParser::LBRACE) {
+      auto *b = s;
       pushStmt(Statement::Kind::BlockBegin, 0);
       BlockScope nb;
       nb.parent = curBlock_;
@@ -738,24 +746,62 @@ private:
       int saved = curBlock_;
       curBlock_ = int(blocks_.size() - 1);
       if (auto *blk = b->block())
-        for (auto *st : blk->statement()) statement(st);
+        for (auto *ch : blk->children)
+          if (!isTerminal(ch)) statement(static_cast<PTXParser::StatementContext *>(ch));
       curBlock_ = saved;
       pushStmt(Statement::Kind::BlockEnd, 0);
       return;
     }
     if (hasError(s)) return;
-    if (auto *c = dynamic_cast<PTXParser::InstrStmtContext *>(s)) {
-      instruction(c->instruction());
-    } else if (auto *c = dynamic_cast<PTXParser::LabelStmtContext *>(s)) {
-      labelStmt(c);
-    } else if (auto *c = dynamic_cast<PTXParser::DeclStmtContext *>(s)) {
-      declStmt(c->varDecl());
-    } else if (auto *c = dynamic_cast<PTXParser::PragmaStmtContext *>(s)) {
-      fn_->pragmas.push_back(pragmaText(c->STRING()));
+    switch (ft) {
+    case PTXParser::IDENT:
+    case PTXParser::AT:
+      instrOrLabel(s);
+      break;
+    case PTXParser::KW_PRAGMA: {
+      fn_->pragmas.push_back(pragmaText(s->STRING()));
       pushStmt(Statement::Kind::Pragma, fn_->pragmas.size() - 1);
-    } else if (auto *c = dynamic_cast<PTXParser::LocStmtContext *>(s)) {
-      locStmt(c);
+      break;
     }
+    case PTXParser::KW_LOC:
+      locStmt(s);
+      break;
+    default:
+      declStmt(s->varDecl());
+      break;
+    }
+  }
+
+  // Rule contexts the builder visits always have children (a context that
+  // failed to match carries `exception` and is skipped before this is
+  // used), so a non-empty child list is a cheap "not a terminal" answer;
+  // the typeid comparison only runs for leaves.
+  static bool isTerminal(PT *t) {
+    if (!t->children.empty()) return false;
+    const std::type_info &ti = typeid(*t);
+    return ti == typeid(tree::TerminalNodeImpl) || ti == typeid(tree::ErrorNodeImpl);
+  }
+
+  void instrOrLabel(PTXParser::StatementContext *c) {
+    // children: guard? IDENT (':' targetDirective? | modifiers operands ';')
+    auto &ch = c->children;
+    size_t i = 0;
+    PTXParser::GuardContext *guard = nullptr;
+    if (i < ch.size() && !isTerminal(ch[i])) guard = static_cast<PTXParser::GuardContext *>(ch[i++]);
+    if (i >= ch.size()) return;
+    Token *name = static_cast<TN *>(ch[i++])->getSymbol();
+    if (i >= ch.size()) return;
+    if (isTerminal(ch[i]) && static_cast<TN *>(ch[i])->getSymbol()->getType() == PTXParser::COLON) {
+      if (guard) {
+        error(loc(guard), "a label cannot have a guard predicate");
+        return;
+      }
+      PTXParser::TargetDirectiveContext *td = nullptr;
+      if (i + 1 < ch.size()) td = static_cast<PTXParser::TargetDirectiveContext *>(ch[i + 1]);
+      labelStmt(name, td);
+      return;
+    }
+    instruction(guard, name, c, i);
   }
 
   void defineLocalSym(std::string_view name, SourceLoc l, const char *what) {
@@ -769,10 +815,9 @@ private:
       error(l, "redefinition of '" + std::string(name) + "' (already declared as a register)");
   }
 
-  void labelStmt(PTXParser::LabelStmtContext *c) {
-    auto name = text(c->IDENT());
-    SourceLoc l = loc(c->IDENT());
-    auto *td = c->targetDirective();
+  void labelStmt(Token *nameTok, PTXParser::TargetDirectiveContext *td) {
+    auto name = text(nameTok);
+    SourceLoc l = loc(nameTok);
     if (!td) {
       defineLocalSym(name, l, "label");
       Label lab;
@@ -874,7 +919,7 @@ private:
     }
   }
 
-  void locStmt(PTXParser::LocStmtContext *c) {
+  void locStmt(PTXParser::StatementContext *c) {
     LocDirective ld;
     ld.loc = loc(c);
     auto ints = c->INT();
@@ -985,8 +1030,7 @@ private:
   }
 
   // An atom (REGISTER | IDENT | INT | FLOAT) -> operand.
-  bool atomOperand(PTXParser::AtomContext *a, Operand &op) {
-    Token *t = a ? a->getStart() : nullptr;
+  bool atomOperand(Token *t, Operand &op) {
     if (!t) return false;
     op.loc = loc(t);
     switch (t->getType()) {
@@ -1025,16 +1069,19 @@ private:
     }
   }
 
-  bool exprOperand(PTXParser::ExprOperandContext *c, Operand &op, bool inAddress) {
+  bool exprOperand(PTXParser::OperandContext *c, Operand &op, bool inAddress) {
     auto &ch = c->children;
     size_t i = 0;
     Token *prefix = nullptr;
     if (i < ch.size()) {
-      if (Token *t = tokOf(ch[i])) { prefix = t; ++i; }
+      if (Token *t = tokOf(ch[i]); t && (t->getType() == PTXParser::MINUS || t->getType() == PTXParser::BANG ||
+                                         t->getType() == PTXParser::TILDE)) {
+        prefix = t;
+        ++i;
+      }
     }
     if (i >= ch.size()) return false;
-    auto *first = dynamic_cast<PTXParser::AtomContext *>(ch[i++]);
-    if (!atomOperand(first, op)) return false;
+    if (!atomOperand(tokOf(ch[i++]), op)) return false;
     if (prefix) {
       op.loc = loc(prefix);
       int pt = prefix->getType();
@@ -1060,7 +1107,7 @@ private:
       if (t->getType() == PTXParser::PIPE) {
         if (i + 1 >= ch.size()) return false;
         Operand second;
-        if (!atomOperand(dynamic_cast<PTXParser::AtomContext *>(ch[i + 1]), second)) return false;
+        if (!atomOperand(tokOf(ch[i + 1]), second)) return false;
         if (op.kind != Operand::Kind::Reg && op.kind != Operand::Kind::Sink) {
           error(op.loc, "'|' must join two registers");
           return false;
@@ -1080,8 +1127,7 @@ private:
         if (Token *t2 = tokOf(ch[i]); t2 && t2->getType() == PTXParser::MINUS) { minus = !minus; ++i; }
       }
       if (i >= ch.size()) return false;
-      auto *a = dynamic_cast<PTXParser::AtomContext *>(ch[i++]);
-      Token *at = a ? a->getStart() : nullptr;
+      Token *at = tokOf(ch[i++]);
       if (!at || at->getType() != PTXParser::INT) {
         error(loc(at), "only integer constants may be added to an operand");
         return false;
@@ -1107,20 +1153,30 @@ private:
     return true;
   }
 
+  template <typename C> static std::vector<PTXParser::OperandContext *> operandsOf(C *c) {
+    std::vector<PTXParser::OperandContext *> v;
+    for (auto *ch : c->children)
+      if (!isTerminal(ch)) v.push_back(static_cast<PTXParser::OperandContext *>(ch));
+    return v;
+  }
+
   bool operand(PTXParser::OperandContext *c, Operand &op) {
-    if (!c) return false;
+    if (!c || c->exception) return false;
     op.loc = loc(c);
-    if (auto *e = dynamic_cast<PTXParser::ExprOperandContext *>(c)) {
-      if (!exprOperand(e, op, false)) return false;
+    Token *first = c->getStart();
+    size_t ft = first ? first->getType() : 0;
+    if (ft != PTXParser::LBRACE && ft != PTXParser::LBRACK && ft != PTXParser::LPAREN) {
+      if (!exprOperand(c, op, false)) return false;
       if (op.kind == Operand::Kind::Reg && op.offset) {
         error(op.loc, "register plus offset is only allowed inside an address '[...]'");
         return false;
       }
       return true;
     }
-    if (auto *v = dynamic_cast<PTXParser::VecOperandContext *>(c)) {
+    if (ft == PTXParser::LBRACE) {
+      auto *v = c;
       op.kind = Operand::Kind::Vec;
-      for (auto *sub : v->operand()) {
+      for (auto *sub : operandsOf(v)) {
         Operand e;
         if (!operand(sub, e)) return false;
         if (e.kind == Operand::Kind::Vec || e.kind == Operand::Kind::Addr || e.kind == Operand::Kind::List) {
@@ -1131,21 +1187,26 @@ private:
       }
       return true;
     }
-    if (auto *l = dynamic_cast<PTXParser::ListOperandContext *>(c)) {
+    if (ft == PTXParser::LPAREN) {
+      auto *l = c;
       op.kind = Operand::Kind::List;
-      for (auto *sub : l->operand()) {
+      for (auto *sub : operandsOf(l)) {
         Operand e;
         if (!operand(sub, e)) return false;
         op.elems.push_back(std::move(e));
       }
       return true;
     }
-    if (auto *a = dynamic_cast<PTXParser::AddrOperandContext *>(c)) {
+    {
+      auto *a = c;
       op.kind = Operand::Kind::Addr;
-      auto subs = a->operand();
+      auto subs = operandsOf(a);
       if (subs.size() == 1) {
-        auto *e = dynamic_cast<PTXParser::ExprOperandContext *>(subs[0]);
-        if (!e) {
+        Token *sf = subs[0] ? subs[0]->getStart() : nullptr;
+        size_t st = sf ? sf->getType() : 0;
+        auto *e = subs[0];
+        if (!subs[0] || subs[0]->exception || st == PTXParser::LBRACE || st == PTXParser::LBRACK ||
+            st == PTXParser::LPAREN) {
           error(loc(subs[0]), "invalid address expression");
           return false;
         }
@@ -1177,10 +1238,11 @@ private:
     return false;
   }
 
-  void instruction(PTXParser::InstructionContext *c) {
+  // The instruction's modifiers and operands are c->children[first..].
+  void instruction(PTXParser::GuardContext *g, Token *opTok, PTXParser::StatementContext *c, size_t first) {
     Instruction in;
-    in.loc = loc(c);
-    if (auto *g = c->guard()) {
+    in.loc = loc(g ? g->getStart() : opTok);
+    if (g) {
       Token *rt = g->REGISTER() ? g->REGISTER()->getSymbol() : (g->IDENT() ? g->IDENT()->getSymbol() : nullptr);
       Guard gd;
       gd.loc = loc(g);
@@ -1194,10 +1256,8 @@ private:
       gd.reg = *id;
       in.guard = std::move(gd);
     }
-    TN *opTok = c->IDENT();
     auto opName = text(opTok);
     SourceLoc opLoc = loc(opTok);
-    if (!c->guard()) in.loc = opLoc;
     auto op = opcodeFromName(opName);
     if (!op) {
       error(opLoc, "unknown instruction '" + std::string(opName) + "'");
@@ -1206,25 +1266,29 @@ private:
     in.op = *op;
     modLocs_.clear();
     bool ok = true;
-    for (auto *m : c->modifier()) {
-      Token *t = m->getStart();
-      auto s = text(t);
-      if (s.size() < 2) { ok = false; continue; }
-      s.remove_prefix(1);
-      Modifier mod;
-      if (auto ty = typeFromName(s)) mod.type = *ty;
-      else if (auto md = modFromName(s)) mod.mod = *md;
-      else {
-        error(loc(t), "unknown modifier '." + std::string(s) + "' on '" + std::string(opName) + "'");
-        ok = false;
+    for (size_t k = first; k < c->children.size(); ++k) {
+      PT *ch = c->children[k];
+      if (isTerminal(ch)) {
+        Token *t = static_cast<TN *>(ch)->getSymbol();
+        size_t tt = t->getType();
+        if (tt == PTXParser::COMMA || tt == PTXParser::SEMI) continue;
+        auto s = text(t);
+        if (s.size() < 2) { ok = false; continue; }
+        s.remove_prefix(1);
+        Modifier mod;
+        if (auto ty = typeFromName(s)) mod.type = *ty;
+        else if (auto md = modFromName(s)) mod.mod = *md;
+        else {
+          error(loc(t), "unknown modifier '." + std::string(s) + "' on '" + std::string(opName) + "'");
+          ok = false;
+          continue;
+        }
+        in.mods.push_back(mod);
+        modLocs_.push_back(loc(t));
         continue;
       }
-      in.mods.push_back(mod);
-      modLocs_.push_back(loc(t));
-    }
-    for (auto *o : c->operand()) {
       Operand x;
-      if (!operand(o, x)) { ok = false; continue; }
+      if (!operand(static_cast<PTXParser::OperandContext *>(ch), x)) { ok = false; continue; }
       in.operands.push_back(std::move(x));
     }
     if (!ok) return;

@@ -63,4 +63,13 @@ void decodeInstruction(Instruction &in);
 void checkInstruction(const Instruction &in, const Function &fn,
                       const std::vector<SourceLoc> &modLocs, DiagSink &diags);
 
+// Token streams of the hand-written lexer and of the ANTLR-generated one
+// (type, start, stop, line, col), for the lexer cross-check test.
+struct LexedToken {
+  size_t type, start, stop, line, col;
+  bool operator==(const LexedToken &) const = default;
+};
+std::vector<LexedToken> lexWithAntlr(std::string_view text);
+std::vector<LexedToken> lexFast(std::string_view text);
+
 } // namespace ptx::detail

@@ -4,18 +4,21 @@
 // builder. Parsing is two-stage: first SLL prediction with a bail-out error
 // strategy (fast, no error reporting), and only if that fails a second pass
 // with full LL prediction and the default recovering strategy, whose syntax
-// errors are turned into clang-style diagnostics. Bytes >= 0x80 are mapped to
-// a placeholder before lexing so that ANTLR's UTF-8 decoder cannot throw and
-// character indices equal byte offsets into the original text (PTX is ASCII;
-// such bytes are legal only inside comments and strings, where the builder
-// reads the original bytes back). No exception escapes this file.
+// errors are turned into clang-style diagnostics. Tokens come from the
+// hand-written FastTokenSource (byte offsets = token indices); the generated
+// ANTLR lexer is kept for the cross-check used by the tests (lexWithAntlr),
+// which maps bytes >= 0x80 to a placeholder so that ANTLR's UTF-8 decoder
+// cannot throw and char indices stay byte offsets. No exception escapes
+// this file.
 //
 //===----------------------------------------------------------------------===//
+#include "FastLexer.h"
 #include "IRBuilder.h"
 #include "PTXLexer.h"
 #include "PTXParser.h"
 
 #include <algorithm>
+#include <chrono>
 
 using namespace antlr4;
 using ptxgen::PTXLexer;
@@ -97,17 +100,15 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
   bin.text = text;
   bin.sourceName = sourceName;
   bin.semanticChecks = opts.semanticChecks;
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  Clock::time_point t0 = Clock::now(), t1 = t0, t2 = t0, t3 = t0;
   try {
-    std::string clean(text);
-    for (auto &c : clean)
-      if (static_cast<unsigned char>(c) >= 0x80 || c == 0) c = '\x01';
-    ANTLRInputStream input(clean);
-    PTXLexer lexer(&input);
     DiagListener listener(text, sink, bin.errorOffsets);
-    lexer.removeErrorListeners();
-    lexer.addErrorListener(&listener);
-    CommonTokenStream tokens(&lexer);
-    tokens.fill();
+    detail::FastTokenStream tokens(text);
+    t1 = Clock::now();
     PTXParser parser(&tokens);
     parser.removeErrorListeners();
     auto *interp = parser.getInterpreter<atn::ParserATNSimulator>();
@@ -130,11 +131,17 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
       tree = parser.ptxModule();
     }
     std::sort(bin.errorOffsets.begin(), bin.errorOffsets.end());
+    t2 = Clock::now();
     res.module = detail::buildModule(tree, bin, sink);
+    t3 = Clock::now();
   } catch (std::exception &e) {
     res.diags.error({}, std::string("internal parser error: ") + e.what());
   } catch (...) {
     res.diags.error({}, "internal parser error");
+  }
+  if (opts.timings) {
+    Clock::time_point t4 = Clock::now();
+    *opts.timings = ParseTimings{ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4)};
   }
   if (!res.module) {
     res.module = std::make_unique<Module>();
@@ -156,4 +163,39 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
   return res;
 }
 
+namespace detail {
+
+std::vector<LexedToken> lexWithAntlr(std::string_view text) {
+  std::vector<LexedToken> out;
+  try {
+    std::string clean(text);
+    for (auto &c : clean)
+      if (static_cast<unsigned char>(c) >= 0x80 || c == 0) c = '\x01';
+    ANTLRInputStream input(clean);
+    PTXLexer lexer(&input);
+    lexer.removeErrorListeners();
+    for (;;) {
+      auto t = lexer.nextToken();
+      out.push_back({t->getType(), t->getStartIndex(), t->getStopIndex(), t->getLine(),
+                     t->getCharPositionInLine()});
+      if (t->getType() == Token::EOF) break;
+    }
+  } catch (...) {
+    out.push_back({size_t(-2), 0, 0, 0, 0});
+  }
+  return out;
+}
+
+std::vector<LexedToken> lexFast(std::string_view text) {
+  std::vector<LexedToken> out;
+  FastTokenSource src(text);
+  for (;;) {
+    auto l = src.lex();
+    out.push_back({l.type, l.start, l.stop, l.line, l.col});
+    if (l.type == Token::EOF) break;
+  }
+  return out;
+}
+
+} // namespace detail
 } // namespace ptx

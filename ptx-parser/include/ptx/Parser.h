@@ -16,9 +16,15 @@
 
 namespace ptx {
 
+// Wall-clock time of the front-end phases, in milliseconds (for benchmarks).
+struct ParseTimings {
+  double lexMs = 0, parseMs = 0, buildMs = 0, teardownMs = 0;
+};
+
 struct ParseOptions {
   bool semanticChecks = true;   // run sema (undeclared names, types, modifiers)
   unsigned maxErrors = 100;     // stop reporting after this many (0 = unlimited)
+  ParseTimings *timings = nullptr; // when set, filled with per-phase times
 };
 
 struct ParseResult {
