@@ -504,16 +504,18 @@ St opInsertDyn(Ctx &c, const Inst &I) {
 /// Bitcast between layouts: aux source slots of vk bytes each -> aux2 dest
 /// slots of vk2 bytes each (operand slots are registers).
 St opRepack(Ctx &c, const Inst &I) {
-  unsigned SB = I.vk, DB = I.vk2;
+  unsigned SB = I.vk, DB = I.vk2; // element sizes in bits
   forLanes(c, [&](unsigned l) {
     uint8_t buf[512] = {};
     for (unsigned i = 0; i < I.aux; ++i) {
       uint64_t v = srcPtr(c, I.a + int32_t(i))[l];
-      std::memcpy(buf + i * SB, &v, SB);
+      if (SB % 8 == 0) std::memcpy(buf + i * (SB / 8), &v, SB / 8);
+      else for (unsigned k = 0; k < SB; ++k) buf[(i * SB + k) / 8] |= uint8_t(((v >> k) & 1) << ((i * SB + k) % 8));
     }
     for (unsigned i = 0; i < I.aux2; ++i) {
       uint64_t v = 0;
-      std::memcpy(&v, buf + i * DB, DB);
+      if (DB % 8 == 0) std::memcpy(&v, buf + i * (DB / 8), DB / 8);
+      else for (unsigned k = 0; k < DB; ++k) v |= uint64_t((buf[(i * DB + k) / 8] >> ((i * DB + k) % 8)) & 1) << k;
       slotPtr(c, I.dst + int32_t(i))[l] = v;
     }
   });

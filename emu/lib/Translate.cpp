@@ -124,7 +124,6 @@ public:
     if (auto *VT = dyn_cast<FixedVectorType>(T)) {
       auto K = kindOf(VT->getElementType());
       if (!K) return K.takeError();
-      if (*K == VK::I1) return createStringError(inconvertibleErrorCode(), "unsupported vector of i1 in memory or registers");
       for (unsigned i = 0; i < VT->getNumElements(); ++i) Out.push_back({*K, Off + i * vkBytes(*K)});
       return Error::success();
     }
@@ -472,8 +471,10 @@ Error FnTranslator::translate(Instruction &I) {
     if (!LS) return fail(toString(LS.takeError()));
     if (Opc == Instruction::BitCast && (LD->size() != LS->size() ||
                                         ((*LD)[0].kind != (*LS)[0].kind && vkBytes((*LD)[0].kind) != vkBytes((*LS)[0].kind)))) {
-      unsigned SB = vkBytes((*LS)[0].kind), DB = vkBytes((*LD)[0].kind);
-      if (SB * LS->size() > 512) return fail("bitcast of a vector larger than 512 bytes");
+      // element sizes in bits (i1 vectors are bit-packed)
+      unsigned SB = vkBits((*LS)[0].kind), DB = vkBits((*LD)[0].kind);
+      if (SB * LS->size() != DB * LD->size()) return fail("bitcast between different sizes");
+      if (SB * LS->size() > 4096) return fail("bitcast of a vector larger than 512 bytes");
       auto S = regVec(I.getOperand(0), unsigned(LS->size()));
       if (!S) return S.takeError();
       Inst &X = emit(ops::repack());
@@ -590,6 +591,8 @@ Error FnTranslator::translate(Instruction &I) {
     if (!C) return C.takeError();
     auto Lv = leavesOf(L.getType());
     if (!Lv) return fail(toString(Lv.takeError()));
+    if (L.getType()->isVectorTy() && L.getType()->getScalarType()->isIntegerTy(1))
+      return fail("load of a vector of i1 is not supported");
     auto P = op(L.getPointerOperand());
     if (!P) return P.takeError();
     for (unsigned i = 0; i < Lv->size(); ++i) {
@@ -604,6 +607,8 @@ Error FnTranslator::translate(Instruction &I) {
     if (!C) return C.takeError();
     auto Lv = leavesOf(S.getValueOperand()->getType());
     if (!Lv) return fail(toString(Lv.takeError()));
+    if (S.getValueOperand()->getType()->isVectorTy() && S.getValueOperand()->getType()->getScalarType()->isIntegerTy(1))
+      return fail("store of a vector of i1 is not supported");
     auto P = op(S.getPointerOperand());
     if (!P) return P.takeError();
     for (unsigned i = 0; i < Lv->size(); ++i) {

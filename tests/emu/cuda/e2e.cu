@@ -1,0 +1,56 @@
+// CUDA kernels for amdgpu-emu end-to-end tests: nvcc -> PTX -> ptx2amd
+// (ptxjit::lowerPTX) -> emu, on gfx1100 (wave32) and gfx90a (wave64, pack
+// and pad warp policies). Results are checked against host references.
+extern "C" __global__ void vadd(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" __global__ void block_reduce(const int *in, int *out, int n) {
+  __shared__ int tmp[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  tmp[t] = i < n ? in[i] : 0;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) tmp[t] += tmp[t + s];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(out, tmp[0]);
+}
+
+// warp-level: shuffle reduction, ballot, lane id
+extern "C" __global__ void warp_ops(const int *in, int *sums, unsigned *ballots, int *lanes) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[i];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  unsigned b = __ballot_sync(0xffffffffu, in[i] & 1);
+  int lane = threadIdx.x & 31;
+  int warp = i / 32;
+  if (lane == 0) { sums[warp] = v; ballots[warp] = b; }
+  lanes[i] = __shfl_sync(0xffffffffu, i, 31 - lane);
+}
+
+extern "C" __global__ void transpose2d(const float *in, float *out, int w, int h) {
+  __shared__ float tile[16][17];
+  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  if (x < w && y < h) tile[threadIdx.y][threadIdx.x] = in[y * w + x];
+  __syncthreads();
+  int tx = blockIdx.y * 16 + threadIdx.x, ty = blockIdx.x * 16 + threadIdx.y;
+  if (tx < h && ty < w) out[ty * h + tx] = tile[threadIdx.x][threadIdx.y];
+}
+
+extern "C" __global__ void divergent(int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int acc = 0;
+  for (int k = 0; k < (i % 13); ++k) {
+    if (k & 1) acc += k * i;
+    else acc -= k;
+  }
+  out[i] = acc;
+}
+
+extern "C" __global__ void oob(int *out) {
+  out[threadIdx.x + 100000] = 1;
+}

@@ -1,0 +1,250 @@
+//===- ptx2amd-run - run one kernel of a PTX file on amdgpu-emu -------------===//
+//
+// Translates a PTX file with ptx2amd (ptxjit::lowerPTX) for an AMD target and
+// launches one kernel on the emulator with arguments from the command line:
+// scalars (u32:5, f32:1.5, ...) and buffers (buf:TYPE:COUNT:INIT with INIT =
+// zero | iota | fill:V | rand:SEED | file:PATH), then prints the buffers
+// asked for with --dump and, with --counters, the lane-instruction count.
+// Meant for users and bug reports; exit status 1 on any error (translation,
+// load, launch fault), with the emulator's report on stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "emu/Emu.h"
+#include "ptxjit/Lowering.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *Usage =
+    "usage: ptx2amd-run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+    "         [--arch gfx1100] [--warp-policy pack|pad] [--dyn-lds BYTES] [--cooperative]\n"
+    "         [--arg u32:5 | i32:-1 | u64:N | i64:N | f32:1.5 | f64:2.5 | u16:N | u8:N]...\n"
+    "         [--arg buf:TYPE:COUNT:INIT]...   TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
+    "                                          INIT: zero | iota | fill:V | rand:SEED | file:PATH\n"
+    "         [--dump bufK[:N]]... [--dump-file bufK:PATH]... [--counters] [--threads N]\n";
+
+[[noreturn]] void die(const std::string &Msg) {
+  fprintf(stderr, "ptx2amd-run: %s\n", Msg.c_str());
+  exit(1);
+}
+
+struct Buffer {
+  std::string type;
+  unsigned elem = 4;
+  uint64_t count = 0;
+  uint64_t addr = 0;
+};
+
+unsigned elemSize(const std::string &T) {
+  if (T == "i8" || T == "u8") return 1;
+  if (T == "i16" || T == "u16") return 2;
+  if (T == "i32" || T == "u32" || T == "f32") return 4;
+  if (T == "i64" || T == "u64" || T == "f64") return 8;
+  die("unknown element type '" + T + "'");
+}
+
+void storeValue(const std::string &T, double V, uint8_t *P) {
+  if (T == "f32") { float f = float(V); memcpy(P, &f, 4); }
+  else if (T == "f64") memcpy(P, &V, 8);
+  else {
+    int64_t I = int64_t(V);
+    memcpy(P, &I, elemSize(T));
+  }
+}
+
+emu::Dim3 parseDim(const std::string &S) {
+  emu::Dim3 D;
+  unsigned V[3] = {1, 1, 1};
+  int N = sscanf(S.c_str(), "%u,%u,%u", &V[0], &V[1], &V[2]);
+  if (N < 1) die("bad dimensions '" + S + "'");
+  D.x = V[0]; D.y = V[1]; D.z = V[2];
+  return D;
+}
+
+std::vector<std::string> split(const std::string &S, char C, size_t Max = 100) {
+  std::vector<std::string> Out;
+  size_t B = 0;
+  while (Out.size() + 1 < Max) {
+    size_t E = S.find(C, B);
+    if (E == std::string::npos) break;
+    Out.push_back(S.substr(B, E - B));
+    B = E + 1;
+  }
+  Out.push_back(S.substr(B));
+  return Out;
+}
+
+void printElem(const Buffer &B, const uint8_t *P) {
+  const std::string &T = B.type;
+  if (T == "f32") { float f; memcpy(&f, P, 4); printf("%.9g", f); }
+  else if (T == "f64") { double d; memcpy(&d, P, 8); printf("%.17g", d); }
+  else if (T[0] == 'i') {
+    int64_t v = 0;
+    memcpy(&v, P, B.elem);
+    unsigned s = 64 - 8 * B.elem;
+    v = (v << s) >> s;
+    printf("%" PRId64, v);
+  } else {
+    uint64_t v = 0;
+    memcpy(&v, P, B.elem);
+    printf("%" PRIu64, v);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string File, Kernel, Arch = "gfx1100", Policy = "pack";
+  emu::LaunchConfig Cfg;
+  std::vector<std::string> ArgSpecs, Dumps, DumpFiles;
+  bool Counters = false, HaveGrid = false, HaveBlock = false;
+  unsigned Threads = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string A = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) die("missing value for " + A);
+      return argv[++i];
+    };
+    if (A == "--kernel") Kernel = next();
+    else if (A == "--grid") { Cfg.grid = parseDim(next()); HaveGrid = true; }
+    else if (A == "--block") { Cfg.block = parseDim(next()); HaveBlock = true; }
+    else if (A == "--arch") Arch = next();
+    else if (A == "--warp-policy") Policy = next();
+    else if (A == "--dyn-lds") Cfg.dynamicLdsBytes = unsigned(std::stoul(next()));
+    else if (A == "--cooperative") Cfg.cooperative = true;
+    else if (A == "--arg") ArgSpecs.push_back(next());
+    else if (A == "--dump") Dumps.push_back(next());
+    else if (A == "--dump-file") DumpFiles.push_back(next());
+    else if (A == "--counters") Counters = true;
+    else if (A == "--threads") Threads = unsigned(std::stoul(next()));
+    else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
+    else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
+    else if (File.empty()) File = A;
+    else die("more than one input file");
+  }
+  if (File.empty() || Kernel.empty() || !HaveGrid || !HaveBlock) die(std::string("missing arguments\n") + Usage);
+  if (Policy != "pack" && Policy != "pad") die("--warp-policy must be pack or pad");
+
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf) die("cannot read '" + File + "'");
+  auto Ctx = std::make_unique<llvm::LLVMContext>();
+  amdgpulower::LowerOptions LO;
+  LO.arch = Arch;
+  LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+  std::vector<amdgpulower::Diagnostic> Diags;
+  bool IsLL = File.size() > 3 && File.substr(File.size() - 3) == ".ll";
+  auto M = ptxjit::lowerPTX((*Buf)->getBuffer(), File, *Ctx, LO, Diags,
+                            IsLL ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX);
+  for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
+  if (!M) die(llvm::toString(M.takeError()));
+
+  emu::DeviceOptions DO;
+  DO.threads = Threads;
+  auto Dev = emu::Device::create(DO);
+  if (!Dev) die(llvm::toString(Dev.takeError()));
+  auto Mod = (*Dev)->loadModule(std::move(*M), std::move(Ctx));
+  if (!Mod) die(llvm::toString(Mod.takeError()));
+  auto KI = (*Mod)->kernel(Kernel);
+  if (!KI) die(llvm::toString(KI.takeError()));
+  if (KI->argSizes.size() != ArgSpecs.size())
+    die("kernel '" + Kernel + "' takes " + std::to_string(KI->argSizes.size()) + " arguments, " +
+        std::to_string(ArgSpecs.size()) + " given");
+
+  std::vector<Buffer> Buffers;
+  std::vector<std::vector<uint8_t>> Storage(ArgSpecs.size());
+  std::vector<void *> Args;
+  for (size_t a = 0; a < ArgSpecs.size(); ++a) {
+    auto Parts = split(ArgSpecs[a], ':', 5);
+    std::vector<uint8_t> &S = Storage[a];
+    if (Parts[0] == "buf") {
+      if (Parts.size() < 4) die("buffer argument '" + ArgSpecs[a] + "' needs buf:TYPE:COUNT:INIT");
+      Buffer B;
+      B.type = Parts[1];
+      B.elem = elemSize(B.type);
+      B.count = std::stoull(Parts[2]);
+      std::vector<uint8_t> Host(B.count * B.elem, 0);
+      const std::string &Init = Parts[3];
+      if (Init == "zero") {
+      } else if (Init == "iota") {
+        for (uint64_t k = 0; k < B.count; ++k) storeValue(B.type, double(k), &Host[k * B.elem]);
+      } else if (Init == "fill") {
+        if (Parts.size() < 5) die("fill needs a value");
+        double V = std::stod(Parts[4]);
+        for (uint64_t k = 0; k < B.count; ++k) storeValue(B.type, V, &Host[k * B.elem]);
+      } else if (Init == "rand") {
+        std::mt19937_64 R(Parts.size() >= 5 ? std::stoull(Parts[4]) : 0);
+        for (uint64_t k = 0; k < B.count; ++k) {
+          double V = B.type[0] == 'f' ? double(R() % 2000001) / 1000.0 - 1000.0 : double(R() % 1000);
+          storeValue(B.type, V, &Host[k * B.elem]);
+        }
+      } else if (Init == "file") {
+        if (Parts.size() < 5) die("file needs a path");
+        std::ifstream In(Parts[4], std::ios::binary);
+        if (!In) die("cannot read '" + Parts[4] + "'");
+        In.read(reinterpret_cast<char *>(Host.data()), std::streamsize(Host.size()));
+      } else die("unknown buffer initialiser '" + Init + "'");
+      auto Addr = (*Dev)->malloc(Host.size());
+      if (!Addr) die(llvm::toString(Addr.takeError()));
+      B.addr = *Addr;
+      if (auto E = (*Dev)->copyToDevice(B.addr, Host.data(), Host.size())) die(llvm::toString(std::move(E)));
+      S.resize(8);
+      memcpy(S.data(), &B.addr, 8);
+      Buffers.push_back(B);
+    } else {
+      if (Parts.size() != 2) die("scalar argument '" + ArgSpecs[a] + "' needs TYPE:VALUE");
+      unsigned Sz = elemSize(Parts[0]);
+      S.resize(std::max(8u, Sz));
+      if (Parts[0][0] == 'f') storeValue(Parts[0], std::stod(Parts[1]), S.data());
+      else if (Parts[0][0] == 'i') { int64_t v = std::stoll(Parts[1]); memcpy(S.data(), &v, Sz); }
+      else { uint64_t v = std::stoull(Parts[1]); memcpy(S.data(), &v, Sz); }
+    }
+    if (S.size() < KI->argSizes[a]) S.resize(KI->argSizes[a]);
+    Args.push_back(S.data());
+  }
+  if (auto E = (*Dev)->launch(**Mod, Kernel, Cfg, Args.data())) die(llvm::toString(std::move(E)));
+
+  auto findBuf = [&](const std::string &Name) -> Buffer & {
+    if (Name.rfind("buf", 0) != 0) die("bad buffer name '" + Name + "' (expected bufK)");
+    size_t K = std::stoul(Name.substr(3));
+    if (K >= Buffers.size()) die("no buffer '" + Name + "'");
+    return Buffers[K];
+  };
+  for (auto &D : Dumps) {
+    auto P = split(D, ':', 2);
+    Buffer &B = findBuf(P[0]);
+    uint64_t N = P.size() > 1 ? std::min<uint64_t>(B.count, std::stoull(P[1])) : B.count;
+    std::vector<uint8_t> Host(N * B.elem);
+    if (auto E = (*Dev)->copyFromDevice(Host.data(), B.addr, Host.size())) die(llvm::toString(std::move(E)));
+    printf("%s:", P[0].c_str());
+    for (uint64_t k = 0; k < N; ++k) {
+      printf(" ");
+      printElem(B, &Host[k * B.elem]);
+    }
+    printf("\n");
+  }
+  for (auto &D : DumpFiles) {
+    auto P = split(D, ':', 2);
+    if (P.size() != 2) die("--dump-file needs bufK:PATH");
+    Buffer &B = findBuf(P[0]);
+    std::vector<uint8_t> Host(B.count * B.elem);
+    if (auto E = (*Dev)->copyFromDevice(Host.data(), B.addr, Host.size())) die(llvm::toString(std::move(E)));
+    std::ofstream Out(P[1], std::ios::binary);
+    Out.write(reinterpret_cast<const char *>(Host.data()), std::streamsize(Host.size()));
+    if (!Out) die("cannot write '" + P[1] + "'");
+  }
+  if (Counters) {
+    auto C = (*Dev)->counters(Kernel);
+    printf("lane-instructions: %" PRIu64 "\nwave-instructions: %" PRIu64 "\n", C.laneInstructions, C.waveInstructions);
+  }
+  return 0;
+}
