@@ -7,8 +7,11 @@
 // writing results back, resolving [address] operands to typed pointers in the
 // right AMDGPU address space, devlib calls, and the floating-point helpers
 // that make non-approx FP bit-exact: explicit .ftz flushing (AMD keeps f32
-// denormals by default), .sat clamping, NVIDIA's canonical NaN, and directed
-// rounding via llvm.set.rounding + constrained intrinsics in strictfp functions.
+// denormals by default), .sat clamping, NVIDIA's canonical NaN, and exact
+// directed rounding (roundDirected: TwoSum error sign + one step to the
+// neighbouring float; no hardware mode switches, which LLVM could schedule
+// around, and no constrained intrinsics, which AMDGPU cannot select for
+// fdiv/sqrt).
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -358,67 +361,76 @@ RoundingMode FnCtx::rounding(const ptx::Instruction &in, bool integerRounding) {
   return RoundingMode::NearestTiesToEven;
 }
 
-static int setRoundingArg(RoundingMode rm) {
-  // llvm.set.rounding: 0 toward zero, 1 nearest even, 2 upward, 3 downward.
+// Next representable value above (up) or below x; NaN and the infinity in
+// that direction stay.
+Value *nextAfter(FnCtx &fc, Value *x, bool up) {
+  auto &b = fc.b;
+  Type *t = x->getType();
+  unsigned n = t->getPrimitiveSizeInBits();
+  Type *it = fc.intTy(n);
+  Value *bits = b.CreateBitCast(x, it);
+  Value *isNeg = b.CreateICmpSLT(bits, ConstantInt::get(it, 0));
+  Value *isZero = b.CreateFCmpOEQ(x, ConstantFP::get(t, 0.0));
+  Value *away = up ? b.CreateNot(isNeg) : isNeg; // away from zero: magnitude + 1
+  Value *r = b.CreateSelect(away, b.CreateAdd(bits, ConstantInt::get(it, 1)), b.CreateSub(bits, ConstantInt::get(it, 1)));
+  Value *minSub = ConstantInt::get(it, up ? APInt(n, 1) : (APInt::getSignMask(n) | APInt(n, 1)));
+  r = b.CreateSelect(isZero, minSub, r);
+  Value *res = b.CreateBitCast(r, t);
+  Value *inf = ConstantFP::getInfinity(t, !up);
+  Value *stay = b.CreateOr(b.CreateFCmpUNO(x, x), b.CreateFCmpOEQ(x, inf));
+  return b.CreateSelect(stay, x, res);
+}
+
+// q is the nearest value of a true value lying on side dir (-1/0/+1) of q.
+Value *stepDirected(FnCtx &fc, Value *q, Value *dir, RoundingMode rm) {
+  auto &b = fc.b;
+  Value *zero = b.getInt32(0);
+  Value *above = b.CreateICmpSGT(dir, zero), *below = b.CreateICmpSLT(dir, zero);
   switch (rm) {
-  case RoundingMode::TowardZero: return 0;
-  case RoundingMode::TowardPositive: return 2;
-  case RoundingMode::TowardNegative: return 3;
-  default: return 1;
+  case RoundingMode::TowardPositive: return b.CreateSelect(above, nextAfter(fc, q, true), q);
+  case RoundingMode::TowardNegative: return b.CreateSelect(below, nextAfter(fc, q, false), q);
+  default: {
+    Value *pos = b.CreateFCmpOGT(q, ConstantFP::get(q->getType(), 0.0));
+    Value *neg = b.CreateFCmpOLT(q, ConstantFP::get(q->getType(), 0.0));
+    Value *r = b.CreateSelect(b.CreateAnd(pos, below), nextAfter(fc, q, false), q);
+    return b.CreateSelect(b.CreateAnd(neg, above), nextAfter(fc, q, true), r);
+  }
   }
 }
 
-Value *FnCtx::withRounding(RoundingMode rm, Intrinsic::ID constrained, ArrayRef<Value *> args,
-                           Type *ret, function_ref<Value *()> plain, ArrayRef<Type *> overloadTys) {
-  if (rm == RoundingMode::NearestTiesToEven) return plain();
-  // The constrained intrinsic states the mode; llvm.set.rounding makes it the
-  // hardware's mode for this one operation (both f32 and f64/f16 mode bits),
-  // then nearest-even is restored. The function is strictfp (see Function.cpp),
-  // so nothing is moved across the mode switches.
-  b.CreateIntrinsic(Intrinsic::set_rounding, {}, {b.getInt32(setRoundingArg(rm))});
-  SmallVector<Type *, 2> tys(overloadTys.begin(), overloadTys.end());
-  if (tys.empty()) tys.push_back(ret);
-  CallInst *ci = b.CreateConstrainedFPIntrinsic(constrained, tys, args, FMFSource(), "", nullptr, rm,
-                                                fp::ebIgnore);
-  b.CreateIntrinsic(Intrinsic::set_rounding, {}, {b.getInt32(1)});
-  return ci;
+static Value *signOf(FnCtx &fc, Value *x) { // -1, 0, +1 (NaN -> 0)
+  auto &b = fc.b;
+  Value *z = ConstantFP::get(x->getType(), 0.0);
+  return b.CreateSub(b.CreateZExt(b.CreateFCmpOGT(x, z), fc.i32()), b.CreateZExt(b.CreateFCmpOLT(x, z), fc.i32()));
+}
+
+Value *FnCtx::roundDirected(Value *hi, Value *lo, Type *target, RoundingMode rm, Value *finiteInputs) {
+  // s + err == hi + lo exactly (TwoSum).
+  Value *s = b.CreateFAdd(hi, lo);
+  Value *bb = b.CreateFSub(s, hi);
+  Value *err = b.CreateFAdd(b.CreateFSub(hi, b.CreateFSub(s, bb)), b.CreateFSub(lo, bb));
+  Value *dir = signOf(*this, err);
+  Type *wt = s->getType();
+  Value *inf = ConstantFP::getInfinity(wt);
+  // s overflowed although the operands were finite: the true value is finite.
+  Value *sInf = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, s), inf);
+  dir = b.CreateSelect(b.CreateAnd(sInf, finiteInputs), b.CreateNeg(signOf(*this, s)), dir);
+  if (target == wt) return stepDirected(*this, s, dir, rm);
+  // Narrow: v nearest in the target type; the true value is on the side of s
+  // relative to v (no wide value lies between s and the true value), or of
+  // err when s is exactly v.
+  Value *v = b.CreateFPTrunc(s, target);
+  Value *back = b.CreateFPExt(v, wt);
+  Value *vInf = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, back), inf);
+  Value *diff = b.CreateFSub(s, back);
+  Value *d = b.CreateSelect(b.CreateFCmpOEQ(diff, ConstantFP::get(wt, 0.0)), dir, signOf(*this, diff));
+  Value *sFinite = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, s), inf);
+  d = b.CreateSelect(b.CreateAnd(vInf, sFinite), b.CreateNeg(signOf(*this, back)), d);
+  return stepDirected(*this, v, d, rm);
 }
 
 Value *FnCtx::fpIntrinsic(Intrinsic::ID id, ArrayRef<Value *> args) {
-  Type *ty = args[0]->getType();
-  if (!strict) return b.CreateIntrinsic(id, {ty}, args);
-  Intrinsic::ID cid = Intrinsic::not_intrinsic;
-  switch (id) {
-  case Intrinsic::fma: cid = Intrinsic::experimental_constrained_fma; break;
-  case Intrinsic::sqrt: cid = Intrinsic::experimental_constrained_sqrt; break;
-  case Intrinsic::floor: cid = Intrinsic::experimental_constrained_floor; break;
-  case Intrinsic::ceil: cid = Intrinsic::experimental_constrained_ceil; break;
-  case Intrinsic::trunc: cid = Intrinsic::experimental_constrained_trunc; break;
-  case Intrinsic::roundeven: cid = Intrinsic::experimental_constrained_roundeven; break;
-  case Intrinsic::rint: cid = Intrinsic::experimental_constrained_rint; break;
-  case Intrinsic::minnum: cid = Intrinsic::experimental_constrained_minnum; break;
-  case Intrinsic::maxnum: cid = Intrinsic::experimental_constrained_maxnum; break;
-  case Intrinsic::minimum: cid = Intrinsic::experimental_constrained_minimum; break;
-  case Intrinsic::maximum: cid = Intrinsic::experimental_constrained_maximum; break;
-  case Intrinsic::exp2: cid = Intrinsic::experimental_constrained_exp2; break;
-  case Intrinsic::log2: cid = Intrinsic::experimental_constrained_log2; break;
-  case Intrinsic::sin: cid = Intrinsic::experimental_constrained_sin; break;
-  case Intrinsic::cos: cid = Intrinsic::experimental_constrained_cos; break;
-  default: { // mode-independent (fabs, copysign, minimumnum, is.fpclass, ...)
-    CallInst *ci = b.CreateIntrinsic(id, {ty}, args);
-    ci->addFnAttr(Attribute::StrictFP);
-    return ci;
-  }
-  }
-  if (Intrinsic::hasConstrainedFPRoundingModeOperand(cid))
-    return b.CreateConstrainedFPIntrinsic(cid, {ty}, args, FMFSource(), "", nullptr,
-                                          RoundingMode::NearestTiesToEven, fp::ebIgnore);
-  // floor/ceil/trunc/roundeven/min/max: no rounding operand, only the exception one.
-  SmallVector<Value *, 4> a(args.begin(), args.end());
-  a.push_back(MetadataAsValue::get(mc.ctx, MDString::get(mc.ctx, "fpexcept.ignore")));
-  CallInst *ci = b.CreateIntrinsic(cid, {ty}, a);
-  ci->addFnAttr(Attribute::StrictFP);
-  return ci;
+  return b.CreateIntrinsic(id, {args[0]->getType()}, args);
 }
 
 bool hasModNamed(const ptx::Instruction &in, std::string_view name) {

@@ -92,7 +92,6 @@ static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
     }
   }
   CallInst *call = b.CreateCall(fty, target, av);
-  if (fc.strict) call->addFnAttr(Attribute::StrictFP);
   for (size_t i = 0; i < rets.size(); ++i) {
     Value *rv = fty->getReturnType()->isStructTy() ? b.CreateExtractValue(call, i) : (Value *)call;
     const ptx::Operand &r = *rets[i];

@@ -7,8 +7,8 @@
 //    and convert with llvm.fpto[su]i.sat, so NaN -> 0 and out-of-range values
 //    saturate exactly as NVIDIA's cvt does; .ftz flushes the source first;
 //  * integer -> float and float narrowing: .rn is the plain IR conversion
-//    (correctly rounded); .rz/.rm/.rp are constrained conversions under
-//    llvm.set.rounding; .rna (tf32) is an exact bit sequence;
+//    (correctly rounded); .rz/.rm/.rp are exact sequences (FnCtx::
+//    roundDirected, no mode switch); .rna (tf32) is an exact bit sequence;
 //  * float -> float same type with .rni/.rzi/.rmi/.rpi: round to integral;
 //  * f16x2/bf16x2 packing from two f32 (`cvt.rn.f16x2.f32 d, a, b` puts
 //    cvt(a) in the upper half), .relu, .satfinite, .sat.
@@ -67,8 +67,8 @@ static Value *roundIntegral(FnCtx &fc, Value *x, RoundingMode rm) {
 }
 
 static Value *narrowFloat(FnCtx &fc, Value *x, llvm::Type *to, RoundingMode rm) {
-  return fc.withRounding(rm, Intrinsic::experimental_constrained_fptrunc, {x}, to,
-                         [&] { return fc.b.CreateFPTrunc(x, to); }, {to, x->getType()});
+  if (rm == RoundingMode::NearestTiesToEven) return fc.b.CreateFPTrunc(x, to);
+  return fc.roundDirected(x, ConstantFP::get(x->getType(), 0.0), to, rm, fc.b.getTrue());
 }
 
 // .satfinite: +-Inf and out-of-range results become +-MAX of the format, NaN stays NaN.
@@ -150,9 +150,24 @@ bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
     Value *x = fc.read(ops[1], st);
     llvm::Type *to = fc.llvmType(dt);
     bool s = ptx::isSigned(st);
-    Value *r = fc.withRounding(rm, s ? Intrinsic::experimental_constrained_sitofp : Intrinsic::experimental_constrained_uitofp,
-                               {x}, to, [&] { return s ? b.CreateSIToFP(x, to) : b.CreateUIToFP(x, to); },
-                               {to, x->getType()});
+    Value *r;
+    if (rm == RoundingMode::NearestTiesToEven) {
+      r = s ? b.CreateSIToFP(x, to) : b.CreateUIToFP(x, to);
+    } else {
+      // Exact value as hi + lo in f64 (each half converts exactly), then one
+      // directed rounding.
+      llvm::Type *dt = b.getDoubleTy();
+      unsigned n = x->getType()->getIntegerBitWidth();
+      Value *hi, *lo = ConstantFP::get(dt, 0.0);
+      if (n <= 32) {
+        hi = s ? b.CreateSIToFP(x, dt) : b.CreateUIToFP(x, dt);
+      } else {
+        Value *h = s ? b.CreateAShr(x, 32) : b.CreateLShr(x, 32);
+        hi = b.CreateFMul(s ? b.CreateSIToFP(h, dt) : b.CreateUIToFP(h, dt), ConstantFP::get(dt, 0x1p32));
+        lo = b.CreateUIToFP(b.CreateTrunc(x, b.getInt32Ty()), dt);
+      }
+      r = fc.roundDirected(hi, lo, to, rm, b.getTrue());
+    }
     if (in.has(Mod::Ftz)) r = fc.flushDenorm(r);
     if (in.has(Mod::Sat)) r = fc.saturate01(r);
     fc.write(ops[0], r, dt);

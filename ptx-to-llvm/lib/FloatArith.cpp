@@ -6,8 +6,8 @@
 //
 // Exactness: IR fadd/fsub/fmul/fdiv/llvm.fma/llvm.sqrt are correctly rounded
 // to nearest-even with denormals preserved (AMD's default f32 mode), which is
-// PTX's .rn. Directed rounding (.rz/.rm/.rp) uses constrained intrinsics under
-// llvm.set.rounding in a strictfp function (FnCtx::withRounding). .ftz flushes
+// PTX's .rn. Directed rounding (.rz/.rm/.rp) is an exact software sequence
+// (below and FnCtx::roundDirected), with no mode switches. .ftz flushes
 // denormal inputs and the result explicitly; .sat clamps to [0,1] with NaN ->
 // +0; NaN results are NVIDIA's canonical NaN. min/max are IEEE 754-2019
 // minimumNumber/maximumNumber (NaN operand ignored, -0 < +0), .NaN forms
@@ -25,29 +25,128 @@ using ptx::Opcode;
 
 namespace ptx2llvm {
 
-static Value *binop(FnCtx &fc, Instruction::BinaryOps op, Value *x, Value *y, RoundingMode rm) {
-  Intrinsic::ID cid = op == Instruction::FAdd   ? Intrinsic::experimental_constrained_fadd
-                      : op == Instruction::FSub ? Intrinsic::experimental_constrained_fsub
-                      : op == Instruction::FMul ? Intrinsic::experimental_constrained_fmul
-                                                : Intrinsic::experimental_constrained_fdiv;
-  return fc.withRounding(rm, cid, {x, y}, x->getType(), [&]() -> Value * {
+
+
+
+//===-- Directed rounding (.rz/.rm/.rp) -------------------------------------===//
+// AMDGPU cannot select constrained fdiv/sqrt, and mode switches around single
+// operations are not protected from instruction scheduling, so directed
+// rounding is an exact software sequence everywhere (FnCtx::roundDirected):
+// f32 operations are evaluated exactly or with an exact error term in f64;
+// f64 add/sub use TwoSum, mul TwoProduct (fma), fma the ErrFma sequence,
+// div/sqrt the fma remainder. Limitation: f64 mul/fma/div whose result or
+// error term is subnormal may be off by one ulp under directed rounding.
+
+static Value *finiteAll(FnCtx &fc, std::initializer_list<Value *> vs) {
+  Value *r = fc.b.getTrue();
+  for (Value *v : vs) {
+    Value *inf = ConstantFP::getInfinity(v->getType());
+    r = fc.b.CreateAnd(r, fc.b.CreateFCmpOLT(fc.b.CreateUnaryIntrinsic(Intrinsic::fabs, v), inf));
+  }
+  return r;
+}
+
+// A value with the sign of x (or 0) far below half an ulp of any f32-range value.
+static Value *tinyWithSign(FnCtx &fc, Value *x) {
+  auto &b = fc.b;
+  Type *t = x->getType();
+  Value *tiny = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(t, 0x1p-600), x);
+  return b.CreateSelect(b.CreateFCmpOEQ(x, ConstantFP::get(t, 0.0)), ConstantFP::get(t, 0.0), tiny);
+}
+
+// For f64 the error term must stay below half an ulp of the result so that
+// hi + lo rounds to hi; only its sign matters: use sign(lo) * ulp(hi)/4 via
+// ldexp-free scaling (hi * 2^-60 has that size for normal hi).
+static Value *tinyRel(FnCtx &fc, Value *hi, Value *lo) {
+  auto &b = fc.b;
+  Type *t = hi->getType();
+  Value *mag = b.CreateFMul(b.CreateUnaryIntrinsic(Intrinsic::fabs, hi), ConstantFP::get(t, 0x1p-60));
+  Value *small = b.CreateBinaryIntrinsic(Intrinsic::copysign, mag, lo);
+  Value *useLo = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, lo), mag);
+  Value *r = b.CreateSelect(useLo, lo, small);
+  return b.CreateSelect(b.CreateFCmpOEQ(lo, ConstantFP::get(t, 0.0)), ConstantFP::get(t, 0.0), r);
+}
+
+static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z, RoundingMode rm) {
+  auto &b = fc.b;
+  Type *t = x->getType();
+  Type *dt = b.getDoubleTy();
+  if (t->isFloatTy()) {
+    Value *a = b.CreateFPExt(x, dt), *c = y ? b.CreateFPExt(y, dt) : nullptr;
     switch (op) {
-    case Instruction::FAdd: return fc.b.CreateFAdd(x, y);
-    case Instruction::FSub: return fc.b.CreateFSub(x, y);
-    case Instruction::FMul: return fc.b.CreateFMul(x, y);
-    default: return fc.b.CreateFDiv(x, y);
+    case Opcode::Add: return fc.roundDirected(a, c, t, rm, b.getTrue());
+    case Opcode::Sub: return fc.roundDirected(a, b.CreateFNeg(c), t, rm, b.getTrue());
+    case Opcode::Mul: return fc.roundDirected(b.CreateFMul(a, c), ConstantFP::get(dt, 0.0), t, rm, b.getTrue());
+    case Opcode::Fma: case Opcode::Mad:
+      return fc.roundDirected(b.CreateFMul(a, c), b.CreateFPExt(z, dt), t, rm, b.getTrue());
+    case Opcode::Div: case Opcode::Rcp: {
+      Value *q = b.CreateFDiv(a, c);
+      Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(q), c, a});
+      Value *lo = tinyWithSign(fc, b.CreateFMul(r, c)); // sign(r/c)
+      lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(dt, 0.0), lo);
+      return fc.roundDirected(q, lo, t, rm, b.getTrue());
     }
-  });
-}
-
-static Value *fmaR(FnCtx &fc, Value *x, Value *y, Value *z, RoundingMode rm) {
-  return fc.withRounding(rm, Intrinsic::experimental_constrained_fma, {x, y, z}, x->getType(),
-                         [&] { return fc.fpIntrinsic(Intrinsic::fma, {x, y, z}); });
-}
-
-static Value *sqrtR(FnCtx &fc, Value *x, RoundingMode rm) {
-  return fc.withRounding(rm, Intrinsic::experimental_constrained_sqrt, {x}, x->getType(),
-                         [&] { return fc.fpIntrinsic(Intrinsic::sqrt, {x}); });
+    case Opcode::Sqrt: {
+      Value *s = fc.fpIntrinsic(Intrinsic::sqrt, {a});
+      Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(s), s, a});
+      Value *lo = tinyWithSign(fc, r);
+      lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(dt, 0.0), lo);
+      return fc.roundDirected(s, lo, t, rm, b.getTrue());
+    }
+    default: return nullptr;
+    }
+  }
+  // f64
+  switch (op) {
+  case Opcode::Add: return fc.roundDirected(x, y, t, rm, finiteAll(fc, {x, y}));
+  case Opcode::Sub: return fc.roundDirected(x, b.CreateFNeg(y), t, rm, finiteAll(fc, {x, y}));
+  case Opcode::Mul: {
+    Value *p = b.CreateFMul(x, y);
+    Value *e = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(p)});
+    e = b.CreateSelect(b.CreateFCmpUNO(e, e), ConstantFP::get(t, 0.0), e);
+    return fc.roundDirected(p, e, t, rm, finiteAll(fc, {x, y}));
+  }
+  case Opcode::Fma: case Opcode::Mad: {
+    // ErrFma (Boldo-Muller): r1 + r2 + r3 = x*y + z exactly.
+    Value *r1 = fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
+    Value *u1 = b.CreateFMul(x, y);
+    Value *u2 = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(u1)});
+    auto twoSum = [&](Value *p, Value *q) {
+      Value *s = b.CreateFAdd(p, q), *bb = b.CreateFSub(s, p);
+      Value *err = b.CreateFAdd(b.CreateFSub(p, b.CreateFSub(s, bb)), b.CreateFSub(q, bb));
+      return std::pair{s, err};
+    };
+    auto [a1, zz] = twoSum(z, u2);
+    auto [b1, b2] = twoSum(u1, a1);
+    Value *g = b.CreateFAdd(b.CreateFSub(b1, r1), b2);
+    Value *r2 = b.CreateFAdd(g, zz);
+    Value *r3 = b.CreateFSub(zz, b.CreateFSub(r2, g));
+    Value *lo = b.CreateSelect(b.CreateFCmpOEQ(r2, ConstantFP::get(t, 0.0)), r3, r2);
+    lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
+    return fc.roundDirected(r1, tinyRel(fc, r1, lo), t, rm, finiteAll(fc, {x, y, z}));
+  }
+  case Opcode::Div: case Opcode::Rcp: {
+    Value *q = b.CreateFDiv(x, y);
+    Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(q), y, x});
+    Value *lo = b.CreateFDiv(r, y);
+    lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
+    Value *fin = b.CreateAnd(finiteAll(fc, {x, y}), b.CreateFCmpONE(y, ConstantFP::get(t, 0.0)));
+    return fc.roundDirected(q, tinyRel(fc, q, lo), t, rm, fin);
+  }
+  case Opcode::Sqrt: {
+    // Tiny inputs are scaled by 2^200 (the result by 2^-100, exactly) so that
+    // the remainder a - s*s stays representable.
+    Value *tiny = b.CreateFCmpOLT(x, ConstantFP::get(t, 0x1p-900));
+    Value *a = b.CreateSelect(tiny, b.CreateFMul(x, ConstantFP::get(t, 0x1p200)), x);
+    Value *s = fc.fpIntrinsic(Intrinsic::sqrt, {a});
+    Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(s), s, a});
+    Value *lo = b.CreateFDiv(r, b.CreateFMul(s, ConstantFP::get(t, 2.0)));
+    lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
+    Value *res = fc.roundDirected(s, tinyRel(fc, s, lo), t, rm, b.getTrue());
+    return b.CreateSelect(tiny, b.CreateFMul(res, ConstantFP::get(t, 0x1p-100)), res);
+  }
+  default: return nullptr;
+  }
 }
 
 static FastMathFlags approxFlags() {
@@ -109,14 +208,18 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
   switch (in.op) {
   case Opcode::Add: case Opcode::Sub: case Opcode::Mul: {
     Value *x = in1(fc, in, 1, t), *y = in1(fc, in, 2, t);
-    auto op = in.op == Opcode::Add ? Instruction::FAdd : in.op == Opcode::Sub ? Instruction::FSub : Instruction::FMul;
-    fc.write(ops[0], finish(fc, in, binop(fc, op, x, y, rm)), t);
+    Value *r;
+    if (rm != RoundingMode::NearestTiesToEven) r = directedBinary(fc, in.op, x, y, nullptr, rm);
+    else r = in.op == Opcode::Add ? b.CreateFAdd(x, y) : in.op == Opcode::Sub ? b.CreateFSub(x, y) : b.CreateFMul(x, y);
+    fc.write(ops[0], finish(fc, in, r), t);
     return true;
   }
   case Opcode::Fma: case Opcode::Mad: {
     if (ops.size() != 4) return fc.unsupported(in, "expected 4 operands");
     Value *x = in1(fc, in, 1, t), *y = in1(fc, in, 2, t), *z = in1(fc, in, 3, t);
-    fc.write(ops[0], finish(fc, in, fmaR(fc, x, y, z, rm)), t);
+    Value *r = rm != RoundingMode::NearestTiesToEven ? directedBinary(fc, Opcode::Fma, x, y, z, rm)
+                                                     : fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
+    fc.write(ops[0], finish(fc, in, r), t);
     return true;
   }
   case Opcode::Div: {
@@ -129,7 +232,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       r = b.CreateFDiv(x, y);
     } else {
       // div.full.f32 (2 ulp) is given the correctly rounded result, which is inside its bound.
-      r = binop(fc, Instruction::FDiv, x, y, rm);
+      r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(x, y) : directedBinary(fc, Opcode::Div, x, y, nullptr, rm);
     }
     fc.write(ops[0], finish(fc, in, r, !in.has(Mod::Approx)), t);
     return true;
@@ -143,7 +246,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       b.setFastMathFlags(approxFlags());
       r = b.CreateFDiv(one, x);
     } else {
-      r = binop(fc, Instruction::FDiv, one, x, rm);
+      r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(one, x) : directedBinary(fc, Opcode::Div, one, x, nullptr, rm);
     }
     fc.write(ops[0], finish(fc, in, r, !in.has(Mod::Approx)), t);
     return true;
@@ -156,7 +259,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       b.setFastMathFlags(approxFlags());
       r = fc.fpIntrinsic(Intrinsic::sqrt, {x});
     } else {
-      r = sqrtR(fc, x, rm);
+      r = rm == RoundingMode::NearestTiesToEven ? fc.fpIntrinsic(Intrinsic::sqrt, {x}) : directedBinary(fc, Opcode::Sqrt, x, nullptr, nullptr, rm);
     }
     fc.write(ops[0], finish(fc, in, r, !in.has(Mod::Approx)), t);
     return true;

@@ -122,19 +122,6 @@ void declareFunctions(ModuleCtx &mc) {
   }
 }
 
-static bool usesDirectedRounding(const ptx::Function &pf) {
-  for (const auto &in : pf.instrs) {
-    if (in.op == ptx::Opcode::Cvt || in.op == ptx::Opcode::Atom || in.op == ptx::Opcode::Red) {
-      // cvt: only float results with .rz/.rm/.rp round by mode (.rzi etc. do not).
-      if (in.op != ptx::Opcode::Cvt || !isFloat(in.type(0))) continue;
-    }
-    for (const auto &m : in.mods)
-      if (!m.isType() && (m.mod == ptx::Mod::Rz || m.mod == ptx::Mod::Rm || m.mod == ptx::Mod::Rp))
-        return true;
-  }
-  return false;
-}
-
 static bool dispatch(FnCtx &fc, const ptx::Instruction &in) {
   using O = ptx::Opcode;
   ptx::Type t = in.type(0);
@@ -218,13 +205,6 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
   fc.f = f;
   fc.entry = BasicBlock::Create(mc.ctx, "entry", f);
   fc.b.SetInsertPoint(fc.entry);
-  fc.strict = usesDirectedRounding(pf);
-  if (fc.strict) {
-    f->addFnAttr(Attribute::StrictFP);
-    fc.b.setIsFPConstrained(true);
-    fc.b.setDefaultConstrainedExcept(fp::ebIgnore);
-    fc.b.setDefaultConstrainedRounding(RoundingMode::NearestTiesToEven);
-  }
   // Registers.
   fc.regs.resize(pf.regs.size(), nullptr);
   for (size_t i = 0; i < pf.regs.size(); ++i) {

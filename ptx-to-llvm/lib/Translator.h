@@ -70,7 +70,6 @@ struct FnCtx {
   std::vector<Scope> scopes;
   llvm::AllocaInst *retSlot = nullptr;  // .func results, as one byte buffer per result
   std::vector<llvm::Value *> resultSlots;
-  bool strict = false;                  // function uses directed rounding -> strictfp
   bool hadError = false;
 
   FnCtx(ModuleCtx &mc, const ptx::Function &pf) : mc(mc), pf(pf), b(mc.ctx) {}
@@ -116,13 +115,13 @@ struct FnCtx {
   llvm::Value *canonicalNaN(llvm::Value *v);     // NaN -> NVIDIA's canonical NaN
   // Round-mode of an instruction: Rn default, or Rz/Rm/Rp (/Rna).
   llvm::RoundingMode rounding(const ptx::Instruction &in, bool integerRounding = false);
-  // Emit `op` under a directed rounding mode (constrained intrinsic between
-  // llvm.set.rounding calls); rn uses the plain instruction.
-  llvm::Value *withRounding(llvm::RoundingMode rm, llvm::Intrinsic::ID constrained,
-                            llvm::ArrayRef<llvm::Value *> args, llvm::Type *ret,
-                            llvm::function_ref<llvm::Value *()> plain,
-                            llvm::ArrayRef<llvm::Type *> overloadTys = {});
-  // An FP intrinsic call; in strictfp functions its constrained form.
+  // Directed rounding (.rz/.rm/.rp) of the exact value hi + lo (hi, lo of
+  // one FP type, |lo| below half an ulp of hi) to `target` (same type or
+  // narrower), exactly, without changing the hardware mode. finiteInputs:
+  // the operation's inputs were finite (an infinite hi is then an overflow).
+  llvm::Value *roundDirected(llvm::Value *hi, llvm::Value *lo, llvm::Type *target,
+                             llvm::RoundingMode rm, llvm::Value *finiteInputs);
+  // An FP intrinsic call (one place to change if FP calls need attributes).
   llvm::Value *fpIntrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args);
 };
 
@@ -130,6 +129,12 @@ struct FnCtx {
 inline bool isPairOp(const ptx::Operand &o) {
   return o.kind == ptx::Operand::Kind::Pair || o.kind == ptx::Operand::Kind::Vec;
 }
+
+// Directed-rounding helpers (FloatArith.cpp): neighbour of x, directed
+// rounding of a true value lying on side `dir` (-1/0/+1) of its nearest q,
+// and of an f64 nearest value to f32.
+llvm::Value *nextAfter(FnCtx &fc, llvm::Value *x, bool up);
+llvm::Value *stepDirected(FnCtx &fc, llvm::Value *q, llvm::Value *dir, llvm::RoundingMode rm);
 
 // Modifier test by spelling (for modifiers the front end may add later).
 bool hasModNamed(const ptx::Instruction &in, std::string_view name);
