@@ -20,6 +20,7 @@ NAME="$(basename "${SRC%.cu}")"
 PTX2AMD="$BUILD_DIR/bin/ptx2amd"
 ARCH=sm_90
 GFX=gfx942
+LLVM_BIN="${LLVM_BIN:-/usr/lib/llvm-22/bin}"
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -51,7 +52,9 @@ stage_translate() {
   "$PTX2AMD" --offload-arch="$GFX" --emit=llvm "$OUT/$NAME.ptx" -o "$OUT/$NAME.$GFX.ll"
   echo "LLVM IR: $OUT/$NAME.$GFX.ll ($(grep -c '^define' "$OUT/$NAME.$GFX.ll") function(s))"
   "$PTX2AMD" --offload-arch="$GFX" --emit=hsaco "$OUT/$NAME.ptx" -o "$OUT/$NAME.$GFX.hsaco"
-  echo "code object: $OUT/$NAME.$GFX.hsaco ($(wc -c <"$OUT/$NAME.$GFX.hsaco") bytes)"
+  echo "code object: $OUT/$NAME.$GFX.hsaco ($(wc -c <"$OUT/$NAME.$GFX.hsaco") bytes); kernel metadata:"
+  "$LLVM_BIN/llvm-readelf" --notes "$OUT/$NAME.$GFX.hsaco" |
+    grep -E '^ +\.(name|wavefront_size|kernarg_segment_size|sgpr_count|vgpr_count):' | sed 's/^ */  /'
 }
 
 main() {

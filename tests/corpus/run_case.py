@@ -8,21 +8,28 @@ Steps, each of which must succeed (the case fails on the first failure, nothing 
      ptxas -arch=<the file's own .target> <ptxas flags> printed.ptx  -> accepted
   4. ptx2amd --roundtrip-check prog.ptx        -> parse(print(parse(x))) == parse(x)
 
-Each step's wall time and the PTX size are printed so the suite's cost can be tracked.
+Each step's wall and CPU time and the PTX size are printed so the suite's cost can be tracked.
 The generated PTX is kept in the work directory (other suites and the fuzzer may reuse it);
 the printed copy and the cubin are removed after a passing run.
 """
 import argparse
 import os
 import re
+import resource
 import shlex
 import subprocess
 import sys
 import time
 
 
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run(step, cmd, log_lines, timeout):
     t0 = time.monotonic()
+    c0 = child_cpu()
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -32,8 +39,9 @@ def run(step, cmd, log_lines, timeout):
         print(f"FAIL {step}: cannot run {cmd[0]}: {e}")
         sys.exit(1)
     dt = time.monotonic() - t0
-    log_lines.append(f"{step:<12} {dt:7.2f}s  {shlex.join(cmd)}")
-    return p, dt
+    cpu = child_cpu() - c0  # CPU seconds: comparable across loaded and idle machines
+    log_lines.append(f"{step:<12} {dt:7.2f}s wall {cpu:7.2f}s cpu  {shlex.join(cmd)}")
+    return p, cpu
 
 
 def tail(data, n=40):
@@ -113,7 +121,7 @@ def main():
 
     print("\n".join(log))
     print(f"PASS {stem} {args.arch} [{args.nvcc_flags}] target={target} ptx_bytes={size} warnings={warnings} "
-          + " ".join(f"{k}={v:.2f}s" for k, v in times.items()))
+          + " ".join(f"{k}={v:.2f}s" for k, v in times.items()) + " (cpu)")
     for f in (printed, cubin):
         os.remove(f)
     return 0
