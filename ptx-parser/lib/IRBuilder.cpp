@@ -624,6 +624,7 @@ private:
       Token *nameTok = p->IDENT() ? p->IDENT()->getSymbol()
                                   : (p->REGISTER() ? p->REGISTER()->getSymbol() : nullptr);
       var.name = std::string(text(nameTok));
+      if (nameTok) var.loc = loc(nameTok);
       for (auto *as : p->arraySpec()) {
         if (as->INT()) {
           auto n = parseInt(text(as->INT()), loc(as->INT()));

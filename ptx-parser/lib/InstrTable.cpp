@@ -103,7 +103,7 @@ constexpr Spec kSpecs[] = {
     {Opcode::Prefetchu, 1, 1, 0, 0, " L1"},
     {Opcode::Isspacep, 2, 2, 0, 0, SPACES},
     {Opcode::Cvta, 2, 2, 1, 1, " to" SPACES},
-    {Opcode::Cvt, 2, 4, 1, 3, " rna rs rni rzi rmi rpi ftz sat relu satfinite pack frnd2 e2m1 e3m2 e2m3"
+    {Opcode::Cvt, 2, 4, 2, 3, " rna rs rni rzi rmi rpi ftz sat relu satfinite pack frnd2 e2m1 e3m2 e2m3"
                               " ue8m0 s2f6x2 scaled::n2::ue8m0 s4 u4 b1" RND},
     {Opcode::Cp, 0, 8, 0, 3, nullptr},
     {Opcode::Createpolicy, 2, 4, 1, 1, " fractional range cvt L2::evict_last L2::evict_normal L2::evict_first"
@@ -117,8 +117,8 @@ constexpr Spec kSpecs[] = {
     {Opcode::Ldmatrix, 2, 2, 0, 1, nullptr},
     {Opcode::Movmatrix, 2, 2, 1, 1, nullptr},
     // Texture and surface
-    {Opcode::Tex, 3, 6, 1, 2, nullptr},
-    {Opcode::Tld4, 3, 6, 1, 2, nullptr},
+    {Opcode::Tex, 2, 6, 1, 2, nullptr},
+    {Opcode::Tld4, 2, 6, 1, 2, nullptr},
     {Opcode::Txq, 2, 3, 0, 1, nullptr},
     {Opcode::Suld, 2, 2, 1, 1, nullptr},
     {Opcode::Sust, 2, 2, 1, 1, nullptr},
