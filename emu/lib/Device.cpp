@@ -107,6 +107,7 @@ struct Device::Impl {
   std::map<std::string, KernelCounters> Counters;
 
   Error launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args);
+  void drainPrintf(ModuleImage &Img, uint64_t Cap);
 };
 
 Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
@@ -222,10 +223,10 @@ Expected<std::vector<ParamLayout>> layoutParams(const Function &F, uint32_t &Exp
     Out.push_back(P);
   }
   if (Pad) {
-    if (Out.empty() || Out.back().size != 12)
+    if (Out.empty() || (Out.back().size != 16 && Out.back().size != 12))
       return createStringError(inconvertibleErrorCode(),
                                "emu: kernel '" + F.getName().str() +
-                                   "' has warp policy 'pad' but no trailing [3 x i32] block-dim parameter");
+                                   "' has warp policy 'pad' but no trailing <4 x i32> block-dim parameter");
     Out.back().blockDim = true;
   }
   Explicit = uint32_t(Off);
@@ -298,6 +299,9 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   if (T > 1024) return mkErr("launch of '" + Name + "': block of " + Twine(T) + " threads exceeds 1024");
   if (Pad) {
     if (L.W != 64) return mkErr("kernel '" + Name + "' has warp policy 'pad' but wave size " + Twine(L.W));
+    if (T > 512)
+      return mkErr("launch of pad-policy kernel '" + Name + "': block of " + Twine(T) +
+                   " threads exceeds 512 (a pad work-group holds 64 lanes per 32 threads, at most 1024)");
     L.wgSize[0] = uint32_t(64 * ((T + 31) / 32));
     L.wgSize[1] = L.wgSize[2] = 1;
   } else {
@@ -333,8 +337,8 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   for (size_t i = 0; i < PL->size(); ++i) {
     const ParamLayout &PLi = (*PL)[i];
     if (PLi.blockDim) {
-      uint32_t BD[3] = {Cfg.block.x, Cfg.block.y, Cfg.block.z};
-      std::memcpy(KH + PLi.offset, BD, 12);
+      uint32_t BD[4] = {Cfg.block.x, Cfg.block.y, Cfg.block.z, 0};
+      std::memcpy(KH + PLi.offset, BD, PLi.size);
       continue;
     }
     if (!Args || !Args[UserArg]) return mkErr("launch of '" + Name + "': argument " + Twine(UserArg) + " is null");
@@ -419,6 +423,63 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     }
   }
 
+  // ---- launcher-filled device globals (docs/pipeline.md)
+  auto globalHost = [&](StringRef GName, uint64_t Bytes) -> uint8_t * {
+    const GlobalVariable *GV = Img.M->getGlobalVariable(GName, true);
+    if (!GV) return nullptr;
+    auto It = Img.globalAddr.find(GV);
+    if (It == Img.globalAddr.end()) return nullptr;
+    uint64_t Lo, Hi;
+    if (!A->lookup(It->second, Bytes, Lo, Hi)) return nullptr;
+    return A->host(It->second);
+  };
+  uint64_t CoopWS = 0;
+  if (uint8_t *Env = globalHost("__ptx2amd_envreg", 128)) {
+    std::memset(Env, 0, 128);
+    if (Cfg.cooperative) {
+      auto WS = A->alloc(256, 256);
+      if (!WS) return WS.takeError();
+      CoopWS = *WS;
+      uint32_t Hdr[2] = {8, 0}; // grid_workspace { wsSize; barrier }
+      std::memcpy(A->host(CoopWS), Hdr, 8);
+      uint32_t Lo = uint32_t(CoopWS), Hi = uint32_t(CoopWS >> 32);
+      std::memcpy(Env + 4, &Lo, 4);
+      std::memcpy(Env + 8, &Hi, 4);
+    }
+  }
+  struct FreeWS {
+    Arena *A;
+    uint64_t X;
+    ~FreeWS() { if (X) consumeError(A->free(X)); }
+  } FreeCoop{A.get(), CoopWS};
+  uint8_t *PrintfGlobal = globalHost("__ptx2amd_printf_buffer", 8);
+  const uint64_t PrintfCap = Opts.printfBufferBytes;
+  if (PrintfGlobal) {
+    if (!Img.printfBuf) {
+      auto B = A->alloc(PrintfCap + 16, 256);
+      if (!B) return B.takeError();
+      Img.printfBuf = *B;
+      Img.allocations.push_back(*B);
+    }
+    uint64_t Hdr[2] = {PrintfCap, 0};
+    std::memcpy(A->host(Img.printfBuf), Hdr, 16);
+    std::memcpy(PrintfGlobal, &Img.printfBuf, 8);
+  }
+  if (uint8_t *HeapGlobal = globalHost("__ptx2amd_heap", 8)) {
+    if (!Img.heapHdr) {
+      auto H = A->alloc(Opts.heapBytes, 256);
+      if (!H) return H.takeError();
+      auto Hd = A->alloc(24, 256);
+      if (!Hd) return Hd.takeError();
+      uint64_t Hdr[3] = {*H, Opts.heapBytes, 0};
+      std::memcpy(A->host(*Hd), Hdr, 24);
+      Img.heapHdr = *Hd;
+      Img.allocations.push_back(*H);
+      Img.allocations.push_back(*Hd);
+    }
+    std::memcpy(HeapGlobal, &Img.heapHdr, 8);
+  }
+
   // ---- schedule
   const uint64_t NumWG = Cfg.grid.count();
   const uint32_t WGLanes = L.wgSize[0] * L.wgSize[1] * L.wgSize[2];
@@ -501,8 +562,42 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     C.laneInstructions += L.laneInstrs.load();
     C.waveInstructions += L.waveInstrs.load();
   }
+  if (PrintfGlobal) drainPrintf(Img, PrintfCap);
   if (!L.error.empty()) return mkErr(L.error);
   return Error::success();
+}
+
+void Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap) {
+  uint8_t *B = A->host(Img.printfBuf);
+  uint64_t Used;
+  std::memcpy(&Used, B + 8, 8);
+  Used = std::min(Used, Cap);
+  const uint8_t *D = B + 16;
+  std::string Out;
+  auto ReadStr = [&](uint64_t Addr, std::string &S) {
+    S.clear();
+    for (uint64_t i = 0; i < 65536; ++i) {
+      uint64_t Lo, Hi;
+      if (!A->lookup(Addr + i, 1, Lo, Hi)) return false;
+      char ch = char(*A->host(Addr + i));
+      if (!ch) return true;
+      S.push_back(ch);
+    }
+    return true;
+  };
+  for (uint64_t At = 0; At + 8 <= Used;) {
+    uint32_t Rec, FLen;
+    std::memcpy(&Rec, D + At, 4);
+    std::memcpy(&FLen, D + At + 4, 4);
+    uint64_t FPad = (uint64_t(FLen) + 7) & ~7ull;
+    if (Rec < 8 + FPad || At + Rec > Used || !FLen) break;
+    std::string Fmt(reinterpret_cast<const char *>(D + At + 8), FLen - 1);
+    Out += formatVprintf(Fmt, D + At + 8 + FPad, Rec - 8 - FPad, ReadStr);
+    At += Rec;
+  }
+  if (Out.empty()) return;
+  if (Opts.printfSink) Opts.printfSink(Out);
+  else { fwrite(Out.data(), 1, Out.size(), stdout); fflush(stdout); }
 }
 
 } // namespace emu

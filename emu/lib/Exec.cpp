@@ -564,7 +564,7 @@ bool readString(Ctx &c, uint64_t Addr, unsigned Lane, std::string &Out) {
 }
 
 /// Formats one printf call. Next(size, isFloat, out) fetches an argument.
-template <class NextFn> std::string formatPrintf(const std::string &Fmt, Ctx &c, unsigned Lane, NextFn Next) {
+template <class NextFn, class StrFn> std::string formatPrintf(const std::string &Fmt, StrFn ReadStr, NextFn Next) {
   std::string Out;
   char buf[512];
   for (size_t i = 0; i < Fmt.size(); ++i) {
@@ -616,7 +616,7 @@ template <class NextFn> std::string formatPrintf(const std::string &Fmt, Ctx &c,
     case 's': {
       Next(8, false, v);
       std::string s;
-      if (!readString(c, v, Lane, s)) s = "(invalid string address)";
+      if (!ReadStr(v, s)) s = "(invalid string address)";
       snprintf(buf, sizeof buf, (spec + "s").c_str(), s.c_str());
       break;
     }
@@ -640,7 +640,8 @@ St opPrintf(Ctx &c, const Inst &I) {
       uint64_t buf = srcPtr(c, PI.args[1])[l];
       uint64_t off = 0;
       bool bad = false;
-      All += formatPrintf(Fmt, c, l, [&](unsigned sz, bool, uint64_t &v) {
+      auto RS = [&](uint64_t A, std::string &S) { return readString(c, A, l, S); };
+      All += formatPrintf(Fmt, RS, [&](unsigned sz, bool, uint64_t &v) {
         off = (off + sz - 1) & ~uint64_t(sz - 1);
         v = 0;
         uint8_t *p = buf ? mem<AS::Flat>(c, buf + off, sz, l) : nullptr;
@@ -651,7 +652,8 @@ St opPrintf(Ctx &c, const Inst &I) {
       if (bad) return fault(c, "vprintf argument buffer is not readable", l, buf + off, true);
     } else {
       size_t k = 1;
-      All += formatPrintf(Fmt, c, l, [&](unsigned sz, bool isFloat, uint64_t &v) {
+      auto RS = [&](uint64_t A, std::string &S) { return readString(c, A, l, S); };
+      All += formatPrintf(Fmt, RS, [&](unsigned sz, bool isFloat, uint64_t &v) {
         v = 0;
         if (k >= PI.args.size()) return;
         VK K = PI.kinds[k];
@@ -840,6 +842,17 @@ St opAssert(Ctx &c, const Inst &I, bool Cuda) {
 }
 
 } // namespace
+
+std::string formatVprintf(const std::string &Fmt, const uint8_t *Args, size_t N,
+                          const std::function<bool(uint64_t, std::string &)> &ReadStr) {
+  uint64_t off = 0;
+  return formatPrintf(Fmt, ReadStr, [&](unsigned sz, bool, uint64_t &v) {
+    off = (off + sz - 1) & ~uint64_t(sz - 1);
+    v = 0;
+    if (off + sz <= N) std::memcpy(&v, Args + off, sz);
+    off += sz;
+  });
+}
 
 // ---- wave driver ---------------------------------------------------------------------------------
 void initWave(LaunchState &L, WorkGroup &G, Wave &Wv) {

@@ -129,6 +129,8 @@ struct ModuleImage {
   llvm::DenseMap<const llvm::GlobalVariable *, uint32_t> ldsOffset;  // AS3
   uint32_t staticLds = 0;
   uint32_t dynLdsAlign = 16;
+  // launcher-filled device runtime state (docs/pipeline.md)
+  uint64_t printfBuf = 0, heapHdr = 0;
   std::vector<uint64_t> allocations; // device allocations owned by the module
 };
 
@@ -275,6 +277,11 @@ struct LaunchState {
 llvm::Error translateModule(ModuleImage &Img, Arena &A);
 /// Wave size of a kernel from its attributes.
 unsigned kernelWaveSize(const llvm::Function &F);
+
+/// Formats one CUDA-style vprintf record (argument buffer with natural
+/// alignment); ReadStr resolves %s pointers.
+std::string formatVprintf(const std::string &Fmt, const uint8_t *Args, size_t N,
+                          const std::function<bool(uint64_t, std::string &)> &ReadStr);
 
 // Execution (Exec.cpp)
 /// Runs a wave for at most Budget wave instructions. Returns false on fault

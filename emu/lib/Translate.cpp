@@ -1094,6 +1094,56 @@ Error FnTranslator::translateIntrinsic(CallBase &CB, Intrinsic::ID ID) {
     }
     return Error::success();
   }
+  // ---- vector reductions: a left-to-right chain of scalar ops
+  case Intrinsic::vector_reduce_add: case Intrinsic::vector_reduce_mul: case Intrinsic::vector_reduce_and:
+  case Intrinsic::vector_reduce_or: case Intrinsic::vector_reduce_xor: case Intrinsic::vector_reduce_smin:
+  case Intrinsic::vector_reduce_smax: case Intrinsic::vector_reduce_umin: case Intrinsic::vector_reduce_umax:
+  case Intrinsic::vector_reduce_fadd: case Intrinsic::vector_reduce_fmul: case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmax: case Intrinsic::vector_reduce_fminimum: case Intrinsic::vector_reduce_fmaximum: {
+    bool HasStart = ID == Intrinsic::vector_reduce_fadd || ID == Intrinsic::vector_reduce_fmul;
+    Value *Vec = CB.getArgOperand(HasStart ? 1 : 0);
+    auto *VT = dyn_cast<FixedVectorType>(Vec->getType());
+    if (!VT) return fail("scalable vectors are not supported");
+    auto K = MT.kindOf(VT->getElementType());
+    if (!K) return fail(toString(K.takeError()));
+    Handler H = nullptr;
+    switch (ID) {
+    case Intrinsic::vector_reduce_add: H = ops::binInt(Instruction::Add, *K); break;
+    case Intrinsic::vector_reduce_mul: H = ops::binInt(Instruction::Mul, *K); break;
+    case Intrinsic::vector_reduce_and: H = ops::binInt(Instruction::And, *K); break;
+    case Intrinsic::vector_reduce_or: H = ops::binInt(Instruction::Or, *K); break;
+    case Intrinsic::vector_reduce_xor: H = ops::binInt(Instruction::Xor, *K); break;
+    case Intrinsic::vector_reduce_smin: H = ops::laneOp(LOp::Smin, *K); break;
+    case Intrinsic::vector_reduce_smax: H = ops::laneOp(LOp::Smax, *K); break;
+    case Intrinsic::vector_reduce_umin: H = ops::laneOp(LOp::Umin, *K); break;
+    case Intrinsic::vector_reduce_umax: H = ops::laneOp(LOp::Umax, *K); break;
+    case Intrinsic::vector_reduce_fadd: H = ops::binFP(Instruction::FAdd, *K); break;
+    case Intrinsic::vector_reduce_fmul: H = ops::binFP(Instruction::FMul, *K); break;
+    case Intrinsic::vector_reduce_fmin: H = ops::laneOp(LOp::Minnum, *K); break;
+    case Intrinsic::vector_reduce_fmax: H = ops::laneOp(LOp::Maxnum, *K); break;
+    case Intrinsic::vector_reduce_fminimum: H = ops::laneOp(LOp::Minimum, *K); break;
+    case Intrinsic::vector_reduce_fmaximum: H = ops::laneOp(LOp::Maximum, *K); break;
+    default: break;
+    }
+    if (!H) return fail("unsupported reduction '" + Name + "'");
+    unsigned N = VT->getNumElements();
+    auto Acc = HasStart ? op(CB.getArgOperand(0)) : op(Vec, 0);
+    if (!Acc) return Acc.takeError();
+    int32_t Cur_ = *Acc;
+    for (unsigned i = HasStart ? 0 : 1; i < N; ++i) {
+      auto E = op(Vec, i);
+      if (!E) return E.takeError();
+      int32_t D = i + 1 == N ? Base[&CB] : slots(1);
+      Inst &X = emit(H);
+      X.dst = D; X.a = Cur_; X.b = *E;
+      Cur_ = D;
+    }
+    if (Cur_ != Base[&CB]) {
+      Inst &X = emit(ops::move());
+      X.dst = Base[&CB]; X.a = Cur_;
+    }
+    return Error::success();
+  }
   // ---- AMDGPU element-wise
   case Intrinsic::amdgcn_rcp: return elementwise(CB, LOp::Rcp, 1);
   case Intrinsic::amdgcn_rsq: return elementwise(CB, LOp::Rsq, 1);

@@ -55,6 +55,10 @@ struct DeviceOptions {
   unsigned sliceInstructions = 4096;
   /// Sink for device printf output (default: stdout).
   std::function<void(llvm::StringRef)> printfSink;
+  /// Capacity of the device printf buffer (`__ptx2amd_printf_buffer`).
+  uint64_t printfBufferBytes = 1u << 20;
+  /// Size of the device malloc heap (`__ptx2amd_heap`), per module.
+  uint64_t heapBytes = 64u << 20;
   /// Abort a launch after this many wave instructions (0 = unlimited);
   /// a guard against kernels that hang.
   uint64_t maxWaveInstructions = 0;

@@ -90,7 +90,7 @@ define amdgpu_kernel void @flat_lds(ptr addrspace(1) %out) #0 {
   ret void
 }
 
-define amdgpu_kernel void @pad_ids(ptr addrspace(1) %out, [3 x i32] %bd) #1 {
+define amdgpu_kernel void @pad_ids(ptr addrspace(1) %out, <4 x i32> %bd) #1 {
 entry:
   %lid = call i32 @llvm.amdgcn.workitem.id.x()
   %w = lshr i32 %lid, 6
@@ -98,8 +98,8 @@ entry:
   %active = icmp ult i32 %l, 32
   br i1 %active, label %a, label %e
 a:
-  %bx = extractvalue [3 x i32] %bd, 0
-  %by = extractvalue [3 x i32] %bd, 1
+  %bx = extractelement <4 x i32> %bd, i32 0
+  %by = extractelement <4 x i32> %bd, i32 1
   %t0 = shl i32 %w, 5
   %t = add i32 %t0, %l
   %n = mul i32 %bx, %by
