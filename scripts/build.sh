@@ -10,8 +10,10 @@ JOBS="${JOBS:-2}"
 
 bash "$ROOT/scripts/setup.sh"
 if command -v ccache >/dev/null; then
-  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
-  ccache --max-size=5G >/dev/null 2>&1 || true
+  # Hash paths relative to the checkout (and ignore the working directory), so a fresh clone in
+  # another folder -- as CI makes -- reuses the objects of earlier builds.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
+  export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 fi
 cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}"
 ninja -C "$BUILD_DIR" -j"$JOBS" "$@"
