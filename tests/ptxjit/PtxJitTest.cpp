@@ -264,6 +264,33 @@ TEST_F(PtxJit, InvalidArgumentsAndStructuredErrors) {
   EXPECT_NE(diagText(k).find("no_such_kernel"), std::string::npos) << diagText(k);
 }
 
+// PTX input: front-end errors arrive as structured diagnostics with the
+// PTX source position (the C API's file/line/column fields).
+TEST_F(PtxJit, PtxFrontEndDiagnosticsHaveLocations) {
+  const std::string ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n"
+                          "  bogus.opcode.u32 %r1, %r0;\n  ret;\n}\n";
+  ptxjit_options o;
+  ASSERT_EQ(ptxjit_options_create(&o), PTXJIT_SUCCESS);
+  ASSERT_EQ(ptxjit_options_add_arch(o, "gfx1100"), PTXJIT_SUCCESS);
+  ptxjit_options_set_source_name(o, "bad.ptx");
+  ptxjit_result r = nullptr;
+  EXPECT_EQ(ptxjit_compile(ctx, ptx.data(), ptx.size(), o, &r), PTXJIT_ERROR_COMPILATION);
+  ASSERT_NE(r, nullptr);
+  ASSERT_GE(ptxjit_result_diagnostic_count(r), 1u);
+  ptxjit_diagnostic d;
+  ASSERT_EQ(ptxjit_result_diagnostic(r, 0, &d), PTXJIT_SUCCESS);
+  EXPECT_EQ(d.severity, PTXJIT_SEVERITY_ERROR);
+  EXPECT_STREQ(d.file, "bad.ptx");
+  EXPECT_EQ(d.line, 7u);
+  EXPECT_GT(d.column, 0u);
+  size_t n = 1;
+  EXPECT_EQ(ptxjit_result_data(r, &n), nullptr);
+  EXPECT_EQ(n, 0u);
+  ptxjit_result_destroy(r);
+  ptxjit_options_destroy(o);
+}
+
 TEST_F(PtxJit, WarpSizeWarningForSpinLoopsUnderPack) {
   std::string text = readInput("spin_wait.ll");
   Opts o;
