@@ -291,6 +291,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   L.kernelName = Name.str();
   L.W = kernelWaveSize(*F);
   L.maxWaveInstructions = Opts.maxWaveInstructions;
+  if (const char *T = getenv("EMU_TRACE")) L.trace = T[0] == '1';
   L.printfSink = &Opts.printfSink;
   std::string Policy = policyOf(*F);
   bool Pad = Policy == "pad";
@@ -442,9 +443,10 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
       CoopWS = *WS;
       uint32_t Hdr[2] = {8, 0}; // grid_workspace { wsSize; barrier }
       std::memcpy(A->host(CoopWS), Hdr, 8);
+      // CUDA's load_env_reg64<1, 2>: %envreg1 holds the high, %envreg2 the low half
       uint32_t Lo = uint32_t(CoopWS), Hi = uint32_t(CoopWS >> 32);
-      std::memcpy(Env + 4, &Lo, 4);
-      std::memcpy(Env + 8, &Hi, 4);
+      std::memcpy(Env + 4, &Hi, 4);
+      std::memcpy(Env + 8, &Lo, 4);
     }
   }
   struct FreeWS {

@@ -300,6 +300,10 @@ void doEdge(Ctx &c, const Edge &E, uint64_t Mask) {
     if (Mask == c.full) for (unsigned l = 0; l < W; ++l) f(l);
     else for (uint64_t m = Mask; m; m &= m - 1) f(unsigned(__builtin_ctzll(m)));
   };
+  if (c.L->trace) [[unlikely]]
+    for (uint32_t i = E.copyBegin; i < E.copyEnd; ++i)
+      fprintf(stderr, "emu-trace   phi copy s%d <- s%d (%#llx)%s\n", Cp[i].dst, Cp[i].src,
+              (unsigned long long)srcPtr(c, Cp[i].src)[Mask ? __builtin_ctzll(Mask) : 0], E.needsTemp ? " [parallel]" : "");
   if (!E.needsTemp) {
     for (uint32_t i = E.copyBegin; i < E.copyEnd; ++i) {
       uint64_t *D = slotPtr(c, Cp[i].dst);
@@ -891,6 +895,15 @@ bool runWave(LaunchState &L, WorkGroup &G, Wave &Wv, unsigned Budget) {
     ++waves;
     lanes += uint64_t(__builtin_popcountll(c.exec));
     St s = I.fn(c, I);
+    if (L.trace) [[unlikely]] {
+      std::string T;
+      raw_string_ostream OS(T);
+      OS << "emu-trace wg " << G.linear << " wave " << Wv.index << " exec " << format_hex(c.exec, 18) << " d=s" << I.dst << " a=s" << I.a << " b=s" << I.b << " ";
+      if (I.src) I.src->print(OS);
+      if (I.dst >= 0 && s == St::Next && c.exec) OS << "  => " << format_hex(slotPtr(c, I.dst)[__builtin_ctzll(c.exec)], 18);
+      OS << "\n";
+      fputs(OS.str().c_str(), stderr);
+    }
     if (s == St::Next) { ++c.pc; continue; }
     if (s == St::Jump) continue;
     if (s == St::Yield) { ++c.pc; break; }

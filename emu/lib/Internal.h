@@ -258,6 +258,7 @@ struct LaunchState {
   uint32_t ldsBytes = 0;
   uint64_t kernargAddr = 0, hiddenAddr = 0, dispatchAddr = 0;
   uint64_t maxWaveInstructions = 0;
+  bool trace = false; ///< EMU_TRACE=1: print every wave instruction to stderr
   /// Kernel parameter slots and their (uniform) initial values.
   std::vector<std::pair<int32_t, uint64_t>> paramInit;
   std::atomic<bool> abort{false};

@@ -25,6 +25,8 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <unordered_map>
+
 using namespace llvm;
 
 namespace emu::detail {
@@ -288,7 +290,7 @@ private:
   const DataLayout &DL;
   DenseMap<const Value *, int32_t> Base;
   DenseMap<const Constant *, std::vector<uint64_t>> ConstLeaves;
-  DenseMap<uint64_t, int32_t> ConstIdx;
+  std::unordered_map<uint64_t, int32_t> ConstIdx; // not DenseMap: ~0 is its empty key
   DenseMap<const BasicBlock *, uint32_t> BlockPc;
   std::vector<std::pair<uint32_t, const BasicBlock *>> RpcFixups; // inst -> ipdom (null = exit)
   int32_t Next = 0;

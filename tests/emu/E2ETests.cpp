@@ -35,20 +35,22 @@ struct Target {
 
 class E2E : public ::testing::TestWithParam<Target> {
 protected:
-  void SetUp() override {
+  void SetUp() override { load("e2e.ptx"); }
+  void load(const std::string &File) {
     DeviceOptions O;
     O.threads = 2;
+    O.printfSink = [this](llvm::StringRef S) { Printed += S.str(); };
     auto D = Device::create(O);
     ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
     Dev = std::move(*D);
-    auto B = llvm::MemoryBuffer::getFile(std::string(EMU_PTX_DIR) + "/e2e.ptx");
+    auto B = llvm::MemoryBuffer::getFile(std::string(EMU_PTX_DIR) + "/" + File);
     ASSERT_TRUE(bool(B));
     auto Ctx = std::make_unique<llvm::LLVMContext>();
     amdgpulower::LowerOptions LO;
     LO.arch = GetParam().arch;
     LO.defaultPolicy = GetParam().policy;
     std::vector<amdgpulower::Diagnostic> Diags;
-    auto M = ptxjit::lowerPTX((*B)->getBuffer(), "e2e.ptx", *Ctx, LO, Diags);
+    auto M = ptxjit::lowerPTX((*B)->getBuffer(), File, *Ctx, LO, Diags);
     ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
     auto Mod_ = Dev->loadModule(std::move(*M), std::move(Ctx));
     ASSERT_TRUE(bool(Mod_)) << llvm::toString(Mod_.takeError());
@@ -71,6 +73,7 @@ protected:
     C.block = B;
     return Dev->launch(*Mod, K, C, Args.data());
   }
+  std::string Printed;
   std::unique_ptr<Device> Dev;
   emu::Module *Mod = nullptr;
 };
@@ -152,13 +155,55 @@ TEST_P(E2E, DivergentLoops) {
 
 TEST_P(E2E, OutOfBoundsFault) {
   uint64_t out = up(std::vector<int>(16, 0));
-  llvm::Error E = launch("oob", {1}, {32}, {&out});
+  long long off = 1ll << 30; // 4 GiB past the buffer: no allocation there
+  llvm::Error E = launch("oob", {1}, {32}, {&out, &off});
   ASSERT_TRUE(bool(E));
   std::string S = llvm::toString(std::move(E));
   EXPECT_NE(S.find("invalid global store of 4 bytes"), std::string::npos) << S;
   EXPECT_NE(S.find("kernel 'oob'"), std::string::npos) << S;
 }
 
+TEST_P(E2E, PrintfThroughTheDeviceBuffer) {
+  int v = 5;
+  ASSERT_OK(launch("hello", {1}, {64}, {&v}));
+  EXPECT_EQ(Printed, "t0 v=5 f=2.5 ok\nt1 v=5 f=2.5 ok\n");
+}
+
+class E2EAssert : public E2E {
+protected:
+  void SetUp() override { load("e2e_assert.ptx"); }
+};
+
+TEST_P(E2EAssert, AssertIsAnErrorWithCudasMessage) {
+  std::vector<int> P(64, 0);
+  P[37] = 1;
+  uint64_t p = up(P);
+  llvm::Error E = launch("check_assert", {1}, {64}, {&p});
+  ASSERT_TRUE(bool(E));
+  std::string S = llvm::toString(std::move(E));
+  EXPECT_NE(S.find("trap"), std::string::npos) << S;
+  EXPECT_NE(Printed.find("thread: [37,0,0] Assertion `p[threadIdx.x] == 0` failed."), std::string::npos) << Printed;
+}
+
+TEST_P(E2E, CooperativeGridSync) {
+  const int G = 6, T = 64, N = G * T;
+  uint64_t data = up(std::vector<int>(N, 0)), out = up(std::vector<int>(N, 0));
+  int n = N;
+  LaunchConfig C;
+  C.grid = {G};
+  C.block = {T};
+  C.cooperative = true;
+  std::vector<void *> Args = {&data, &out, &n};
+  ASSERT_OK(Dev->launch(*Mod, "grid_sync", C, Args.data()));
+  auto O = down<int>(out, N);
+  for (int i = 0; i < N; ++i) ASSERT_EQ(O[i], ((i + 1) % N) * 3 + ((i + N - 1) % N) * 3) << i;
+}
+
+const auto AllTargets =
+    ::testing::Values(Target{"gfx1100", amdgpulower::WarpPolicy::Pack, "gfx1100", 32},
+                      Target{"gfx90a", amdgpulower::WarpPolicy::Pack, "gfx90a_pack", 64},
+                      Target{"gfx90a", amdgpulower::WarpPolicy::Pad, "gfx90a_pad", 64});
+INSTANTIATE_TEST_SUITE_P(Targets, E2EAssert, AllTargets, [](const auto &I) { return std::string(I.param.name); });
 INSTANTIATE_TEST_SUITE_P(Targets, E2E,
                          ::testing::Values(Target{"gfx1100", amdgpulower::WarpPolicy::Pack, "gfx1100", 32},
                                            Target{"gfx90a", amdgpulower::WarpPolicy::Pack, "gfx90a_pack", 64},

@@ -1,6 +1,8 @@
 // CUDA kernels for amdgpu-emu end-to-end tests: nvcc -> PTX -> ptx2amd
 // (ptxjit::lowerPTX) -> emu, on gfx1100 (wave32) and gfx90a (wave64, pack
 // and pad warp policies). Results are checked against host references.
+#include <cstdio>
+#include <cooperative_groups.h>
 extern "C" __global__ void vadd(const float *a, const float *b, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
@@ -51,6 +53,19 @@ extern "C" __global__ void divergent(int *out, int n) {
   out[i] = acc;
 }
 
-extern "C" __global__ void oob(int *out) {
-  out[threadIdx.x + 100000] = 1;
+extern "C" __global__ void oob(int *out, long long off) {
+  out[threadIdx.x + off] = 1;
+}
+
+extern "C" __global__ void hello(int v) {
+  if (threadIdx.x < 2) printf("t%d v=%d f=%.1f %s\n", (int)threadIdx.x, v, 0.5 * v, "ok");
+}
+
+// grid-wide barrier: every block must be resident (cooperative launch)
+extern "C" __global__ void grid_sync(int *data, int *out, int n) {
+  auto g = cooperative_groups::this_grid();
+  int i = (int)g.thread_rank();
+  if (i < n) data[i] = i * 3;
+  g.sync();
+  if (i < n) out[i] = data[(i + 1) % n] + data[(i + n - 1) % n];
 }
