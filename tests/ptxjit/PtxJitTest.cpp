@@ -355,9 +355,20 @@ TEST_F(PtxJit, MixedPoliciesInOneModule) {
   o.opt = 0;
   o.kernelPolicy = {{"spin", PTXJIT_WARP_POLICY_PAD}};
   std::string ir = emitIR(ctx, text, o);
-  // The pad kernel reaches the pad variant (suffixed), the other the pack one.
-  EXPECT_NE(ir.find("@__ptx_sreg_tid_x.ptx2amd.pad"), std::string::npos) << ir;
-  EXPECT_NE(ir.find("@__ptx_sreg_tid_x("), std::string::npos) << ir;
+  // Each kernel got its own variant of %tid.x (devlib functions are inlined):
+  // pad reads the CUDA block dims 16 bytes below the hidden arguments and
+  // recomputes the id from the padded geometry; pack uses the hardware id.
+  auto body = [&](const std::string &name) {
+    size_t at = ir.find("define amdgpu_kernel void @" + name + "(");
+    EXPECT_NE(at, std::string::npos) << name;
+    return at == std::string::npos ? std::string() : ir.substr(at, ir.find("\n}\n", at) - at);
+  };
+  std::string spin = body("spin"), plain = body("plain");
+  EXPECT_NE(spin.find("<4 x i32> %__ptx2amd_block_dim"), std::string::npos) << spin;
+  EXPECT_NE(spin.find("i64 -16"), std::string::npos) << spin;
+  EXPECT_EQ(plain.find("__ptx2amd_block_dim"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("i64 -16"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("@llvm.amdgcn.workitem.id.x()"), std::string::npos) << plain;
   o.opt = 2;
   o.emit = PTXJIT_EMIT_CODE_OBJECT;
   Compiled c = compile(ctx, text, o);
