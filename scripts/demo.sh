@@ -2,11 +2,13 @@
 # The main job on a real example: a CUDA program (default: tests/corpus/saxpy.cu) goes through
 # the pipeline stage by stage. Each stage is one function below; new pipeline stages add a
 # function and a line in main(), in pipeline order.
-#   1. build      setup.sh + configure + build ptx2amd (ccache)
+#   1. build      setup.sh + configure + build ptx2amd and ptx2amd-run (ccache)
 #   2. nvcc       CUDA -> PTX with the real nvcc (sm_90)
 #   3. frontend   ptx2amd parses and checks the PTX, prints it back (ptxas must accept the
 #                 printed module) and verifies the parse/print/parse round trip
 #   4. translate  ptx2amd translates the PTX to LLVM IR and an AMDGPU code object (gfx942)
+#   5. emulate    ptx2amd-run runs the translated saxpy kernel on the CPU emulator (amdgpu-emu)
+#                 and the script checks every output element
 # Usage: scripts/demo.sh [program.cu]. Outputs go to $BUILD_DIR/demo/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,8 +27,8 @@ LLVM_BIN="${LLVM_BIN:-/usr/lib/llvm-22/bin}"
 say() { printf '\n== %s\n' "$*"; }
 
 stage_build() {
-  say "build: configure + build ptx2amd in $BUILD_DIR"
-  bash "$ROOT/scripts/build.sh" ptx2amd
+  say "build: configure + build ptx2amd and ptx2amd-run in $BUILD_DIR"
+  bash "$ROOT/scripts/build.sh" ptx2amd ptx2amd-run
 }
 
 stage_nvcc() {
@@ -57,11 +59,28 @@ stage_translate() {
     grep -E '^ +\.(name|wavefront_size|kernarg_segment_size|sgpr_count|vgpr_count):' | sed 's/^ */  /'
 }
 
+stage_emulate() {
+  if [ "$NAME" != saxpy ]; then
+    say "emulate: not run for $NAME (the demo knows the kernel arguments of saxpy only)"
+    return
+  fi
+  local n=1000
+  say "emulate: saxpy(n=$n, a=2.5, x=iota, y=1) on amdgpu-emu ($GFX, wave64)"
+  "$BUILD_DIR/bin/ptx2amd-run" "$OUT/$NAME.ptx" --kernel _Z5saxpyifPKfPf --grid 4 --block 256 --arch "$GFX" \
+    --arg i32:$n --arg f32:2.5 --arg buf:f32:$n:iota --arg buf:f32:$n:fill:1 --dump buf1:$n --counters \
+    >"$OUT/$NAME.emu.txt"
+  grep -v '^buf1:' "$OUT/$NAME.emu.txt"
+  # y[i] = 2.5 * i + 1 is exact in float for these i.
+  awk -v n=$n '/^buf1:/ { for (i = 2; i <= NF; ++i) { k = i - 2; if ($i + 0 != 2.5 * k + 1) bad++ }; seen = NF - 1 }
+       END { printf "y[0..%d] checked: %d mismatches\n", seen - 1, bad; exit (seen != n || bad) }' "$OUT/$NAME.emu.txt"
+}
+
 main() {
   stage_build
   stage_nvcc
   stage_frontend
   stage_translate
+  stage_emulate
   say "demo: all stages passed for $NAME"
 }
 main
