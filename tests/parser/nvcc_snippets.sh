@@ -25,5 +25,16 @@ for cu in "$src"/*.cu; do
     echo "ok $base $arch $flag"
   done
 done
+# Committed PTX (tests/parser/data): printed form must re-assemble too.
+for ptx in "$src"/../data/*.ptx; do
+  arch=$(grep -m1 '^\.target' "$ptx" | sed 's/^\.target[[:space:]]*//; s/,.*//')
+  out="$work/data_$(basename "$ptx")"
+  if ! "$tool" --roundtrip-check "$ptx"; then echo "FAIL roundtrip $ptx"; fail=1; continue; fi
+  if ! "$tool" --emit=ptx "$ptx" -o "$out"; then echo "FAIL print $ptx"; fail=1; continue; fi
+  if ! "$cuda/bin/ptxas" -arch="$arch" "$out" -o "$out.cubin" 2>"$out.ptxas.log"; then
+    echo "FAIL ptxas $out"; cat "$out.ptxas.log"; fail=1; continue
+  fi
+  echo "ok data $(basename "$ptx") $arch"
+done
 [ "$n" -gt 0 ] || { echo "no snippets compiled"; exit 1; }
 exit $fail
