@@ -12,7 +12,8 @@
 // on any FAIL, or when fewer than --min-pass forms pass (so a translator that stops supporting
 // forms is noticed).  --report writes one line per form.  Each form runs in a forked child with
 // its own emu::Device, so a crash in the translator or the emulator is reported as that form's
-// FAIL instead of ending the sweep.
+// FAIL instead of ending the sweep; a crash is retried once, and a form whose retry completes is
+// judged by the retry and listed as FLAKY.
 //
 // With --expected-failures FILE --tag TAG, forms listed there for TAG (or "all") may fail
 // (XFAIL); the run fails on any other failure or unsupported form.  A listed form that now passes
@@ -31,6 +32,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
 
 #include <chrono>
 #include <sys/wait.h>
@@ -321,6 +323,7 @@ Outcome runIsolated(const Options &o, const golden::Form &f, const std::string &
 }  // namespace
 
 int main(int argc, char **argv) {
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);  // a crashing child prints its stack
   Options o;
   if (argc < 3) {
     std::fprintf(stderr, "usage: golden_emu_compare DATA_DIR PTX_DIR [--arch A] [--policy pack|pad] "
@@ -378,7 +381,7 @@ int main(int argc, char **argv) {
   size_t xfail = 0, xpass = 0, unexpected = 0;
   std::vector<std::string> nowFailing;
   FILE *rep = o.report.empty() ? nullptr : std::fopen(o.report.c_str(), "w");
-  size_t pass = 0, fail = 0, unsupported = 0, rowsChecked = 0;
+  size_t pass = 0, fail = 0, unsupported = 0, rowsChecked = 0, flaky = 0;
   std::map<std::string, size_t> unsupportedWhy;
   auto t0 = std::chrono::steady_clock::now();
   for (const auto &fam : man->families) {
@@ -406,6 +409,17 @@ int main(int argc, char **argv) {
       Outcome r;
       if (kit == kernels.end()) r.detail = "entry " + f.entry + " not in " + fam.ptxFile;
       else r = runIsolated(o, f, header + kit->second, data->data());
+      if (r.status == Outcome::Fail && r.detail.rfind("crashed", 0) == 0) {
+        // The emulator is being written concurrently and crashes intermittently; a crash is
+        // retried once and reported as FLAKY (with the crash message) if the retry completes.
+        std::string crash = r.detail;
+        r = runIsolated(o, f, header + kit->second, data->data());
+        if (r.detail.rfind("crashed", 0) != 0) {
+          ++flaky;
+          std::fprintf(stderr, "FLAKY %s/%s: first run %s, retry: %s\n", fam.name.c_str(), f.name.c_str(),
+                       crash.c_str(), r.detail.c_str());
+        }
+      }
       const char *st = r.status == Outcome::Pass ? "PASS" : r.status == Outcome::Fail ? "FAIL" : "UNSUPPORTED";
       if (rep) std::fprintf(rep, "%s %s/%s %s\n", st, fam.name.c_str(), f.name.c_str(), r.detail.c_str());
       const std::string key = fam.name + "/" + f.name;
@@ -442,6 +456,7 @@ int main(int argc, char **argv) {
   }
   std::printf("arch %s policy %s: %zu pass, %zu fail, %zu unsupported, %zu rows compared, %.1f s\n", o.arch.c_str(),
               o.policy.c_str(), pass, fail, unsupported, rowsChecked, s);
+  if (flaky) std::printf("FLAKY: %zu forms crashed once and completed on retry (see FLAKY lines)\n", flaky);
   if (rep) std::fclose(rep);
   if (o.updateExpected && !o.expectedFile.empty()) {
     // Rewrites this tag's entries from the results of this run (a full run: no --family/--form).
