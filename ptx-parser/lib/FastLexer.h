@@ -97,6 +97,7 @@ public:
   std::string getSourceName() const override { return "<ptx>"; }
 
   std::string_view text() const { return text_; }
+  const std::vector<FastToken> &tokens() const { return toks_; }
 
 private:
   std::string_view text_;

@@ -42,6 +42,8 @@ std::string displayToken(std::string_view text, Token *t) {
   return "'" + s + "'";
 }
 
+struct NestingTooDeep {};
+
 class DiagListener : public BaseErrorListener {
 public:
   DiagListener(std::string_view text, detail::DiagSink &d, std::vector<size_t> &offs)
@@ -109,6 +111,24 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
     DiagListener listener(text, sink, bin.errorOffsets);
     detail::FastTokenStream tokens(text);
     t1 = Clock::now();
+    // The parser and the IR builder recurse on { } [ ] ( ); bound the depth
+    // so that hostile input cannot exhaust the stack.
+    {
+      constexpr int kMaxDepth = 256;
+      int depth = 0;
+      for (const auto &t : tokens.tokens()) {
+        size_t ty = t.getType();
+        if (ty == PTXLexer::LBRACE || ty == PTXLexer::LPAREN || ty == PTXLexer::LBRACK) {
+          if (++depth > kMaxDepth) {
+            sink.error({t.line, t.col + 1}, "brackets nested deeper than " + std::to_string(kMaxDepth) +
+                                                " levels");
+            throw NestingTooDeep{};
+          }
+        } else if (ty == PTXLexer::RBRACE || ty == PTXLexer::RPAREN || ty == PTXLexer::RBRACK) {
+          if (depth > 0) --depth;
+        }
+      }
+    }
     PTXParser parser(&tokens);
     parser.removeErrorListeners();
     auto *interp = parser.getInterpreter<atn::ParserATNSimulator>();
@@ -134,6 +154,8 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
     t2 = Clock::now();
     res.module = detail::buildModule(tree, bin, sink);
     t3 = Clock::now();
+  } catch (NestingTooDeep &) {
+    // reported above; the module stays empty
   } catch (std::exception &e) {
     res.diags.error({}, std::string("internal parser error: ") + e.what());
   } catch (...) {
