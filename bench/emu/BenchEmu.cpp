@@ -13,6 +13,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <cstdlib>
 #include <vector>
 
@@ -42,11 +44,21 @@ Setup make(const char *Cpu) {
 
 void run(benchmark::State &St, Setup &S, const char *K, LaunchConfig C, std::vector<void *> Args) {
   S.D->resetCounters();
+  auto cpuSeconds = [] {
+    rusage U;
+    getrusage(RUSAGE_SELF, &U);
+    return double(U.ru_utime.tv_sec + U.ru_stime.tv_sec) + 1e-6 * double(U.ru_utime.tv_usec + U.ru_stime.tv_usec);
+  };
+  double Cpu0 = cpuSeconds();
   for (auto _ : St) {
     llvm::Error E = S.D->launch(*S.M, K, C, Args.data());
     if (E) { St.SkipWithError(llvm::toString(std::move(E)).c_str()); return; }
   }
+  double Cpu = cpuSeconds() - Cpu0;
   KernelCounters KC = S.D->counters(K);
+  // per second of process CPU time (all host threads): the rate one core
+  // delivers, independent of other load on the machine
+  St.counters["lane_instr/cpu_s"] = double(KC.laneInstructions) / std::max(Cpu, 1e-9);
   St.counters["lane_instr/s"] = benchmark::Counter(double(KC.laneInstructions), benchmark::Counter::kIsRate);
   St.counters["lanes/wave_instr"] = double(KC.laneInstructions) / double(std::max<uint64_t>(1, KC.waveInstructions));
 }

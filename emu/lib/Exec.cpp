@@ -105,9 +105,41 @@ template <AS A> inline uint64_t addrOf(uint64_t p, int64_t off) {
   else return p + uint64_t(off);
 }
 
+/// Fast path of a global (or flat-to-global) access by a full wave: one
+/// range check against the cached allocation for all lanes. Returns the
+/// host base (host = base + address) or nullptr when the slow path applies.
+template <AS A, unsigned N> inline uint8_t *fullWaveGlobal(Ctx &c, const uint64_t *P, int64_t Off) {
+  if constexpr (A != AS::Global && A != AS::Flat) return nullptr;
+  else {
+    if (c.exec != c.full) return nullptr;
+    uint64_t lo = ~0ull, hi = 0;
+    for (unsigned l = 0; l < c.W; ++l) {
+      uint64_t a = P[l] + uint64_t(Off);
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+    }
+    if (A == AS::Flat && hi >= SharedApertureBase) return nullptr;
+    if (lo < c.cacheLo || hi + N > c.cacheHi || hi + N < hi) {
+      uint64_t L0, H0;
+      if (!c.L->arena->lookup(lo, 1, L0, H0) || hi + N > H0 || hi + N < hi) return nullptr;
+      c.cacheLo = L0;
+      c.cacheHi = H0;
+    }
+    return c.arenaHost - GlobalBase;
+  }
+}
+
 template <AS A, unsigned N> St opLoad(Ctx &c, const Inst &I) {
   uint64_t *D = slotPtr(c, I.dst);
   const uint64_t *P = srcPtr(c, I.a);
+  if (uint8_t *Base = fullWaveGlobal<A, N>(c, P, I.imm)) {
+    for (unsigned l = 0; l < c.W; ++l) {
+      uint64_t v = 0;
+      std::memcpy(&v, Base + P[l] + uint64_t(I.imm), N);
+      D[l] = v;
+    }
+    return St::Next;
+  }
   int bad = -1;
   forLanes(c, [&](unsigned l) {
     if (bad >= 0) return;
@@ -125,6 +157,10 @@ template <AS A, unsigned N> St opLoad(Ctx &c, const Inst &I) {
 }
 template <AS A, unsigned N> St opStore(Ctx &c, const Inst &I) {
   const uint64_t *P = srcPtr(c, I.a), *V = srcPtr(c, I.b);
+  if (uint8_t *Base = fullWaveGlobal<A, N>(c, P, I.imm)) {
+    for (unsigned l = 0; l < c.W; ++l) std::memcpy(Base + P[l] + uint64_t(I.imm), &V[l], N);
+    return St::Next;
+  }
   int bad = -1;
   forLanes(c, [&](unsigned l) {
     if (bad >= 0) return;
