@@ -31,7 +31,9 @@ const char *Usage =
     "         [--arg u32:5 | i32:-1 | u64:N | i64:N | f32:1.5 | f64:2.5 | u16:N | u8:N]...\n"
     "         [--arg buf:TYPE:COUNT:INIT]...   TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
     "                                          INIT: zero | iota | fill:V | rand:SEED | file:PATH\n"
-    "         [--dump bufK[:N]]... [--dump-file bufK:PATH]... [--counters] [--threads N]\n";
+    "         [--dump bufK[:N]]... [--dump-file bufK:PATH]... [--counters] [--threads N]\n"
+    "       ptx2amd-run FILE.ptx --check [--arch gfx1100] [--warp-policy pack|pad]\n"
+    "         (translate and load only: reports anything the emulator cannot execute)\n";
 
 [[noreturn]] void die(const std::string &Msg) {
   fprintf(stderr, "ptx2amd-run: %s\n", Msg.c_str());
@@ -107,7 +109,7 @@ int main(int argc, char **argv) {
   std::string File, Kernel, Arch = "gfx1100", Policy = "pack";
   emu::LaunchConfig Cfg;
   std::vector<std::string> ArgSpecs, Dumps, DumpFiles;
-  bool Counters = false, HaveGrid = false, HaveBlock = false;
+  bool Counters = false, HaveGrid = false, HaveBlock = false, Check = false;
   unsigned Threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string A = argv[i];
@@ -126,13 +128,14 @@ int main(int argc, char **argv) {
     else if (A == "--dump") Dumps.push_back(next());
     else if (A == "--dump-file") DumpFiles.push_back(next());
     else if (A == "--counters") Counters = true;
+    else if (A == "--check") Check = true;
     else if (A == "--threads") Threads = unsigned(std::stoul(next()));
     else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
     else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
     else if (File.empty()) File = A;
     else die("more than one input file");
   }
-  if (File.empty() || Kernel.empty() || !HaveGrid || !HaveBlock) die(std::string("missing arguments\n") + Usage);
+  if (File.empty() || (!Check && (Kernel.empty() || !HaveGrid || !HaveBlock))) die(std::string("missing arguments\n") + Usage);
   if (Policy != "pack" && Policy != "pad") die("--warp-policy must be pack or pad");
 
   auto Buf = llvm::MemoryBuffer::getFile(File);
@@ -154,6 +157,10 @@ int main(int argc, char **argv) {
   if (!Dev) die(llvm::toString(Dev.takeError()));
   auto Mod = (*Dev)->loadModule(std::move(*M), std::move(Ctx));
   if (!Mod) die(llvm::toString(Mod.takeError()));
+  if (Check) {
+    printf("%s: %zu kernels load on emu for %s\n", File.c_str(), (*Mod)->kernelNames().size(), Arch.c_str());
+    return 0;
+  }
   auto KI = (*Mod)->kernel(Kernel);
   if (!KI) die(llvm::toString(KI.takeError()));
   if (KI->argSizes.size() != ArgSpecs.size())
