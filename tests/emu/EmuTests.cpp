@@ -204,6 +204,32 @@ TEST_P(EmuArch, SpinWaitBetweenWorkgroups) {
   }
 }
 
+TEST_P(EmuArch, ChainedScanBeyondResidency) {
+  // 300 workgroups, 2 threads x 4 resident: in-order admission must keep
+  // every waiter's predecessor resident.
+  Dev.reset();
+  DeviceOptions O;
+  O.residentPerThread = 4;
+  O.sliceInstructions = 64;
+  Dev = makeDevice(O);
+  auto M = loadFile(*Dev, kernelPath(std::string("basic_") + GetParam().cpu + ".ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  Mod = *M;
+  const int G = 300, T = 64;
+  std::vector<int> In(G * T);
+  std::mt19937 R(3);
+  for (auto &x : In) x = int(R() % 50);
+  uint64_t in = upload(*Dev, In), flags = upload(*Dev, std::vector<int>(G, 0)),
+           prefix = upload(*Dev, std::vector<int>(G, 0)), out = upload(*Dev, std::vector<int>(G, -1));
+  ASSERT_OK(launch("chained_sum", {G}, {T}, {&in, &flags, &prefix, &out}));
+  auto O2 = download<int>(*Dev, out, G);
+  int run = 0;
+  for (int g = 0; g < G; ++g) {
+    ASSERT_EQ(O2[g], run) << g;
+    for (int t = 0; t < T; ++t) run += In[g * T + t];
+  }
+}
+
 TEST_P(EmuArch, OutOfBoundsStoreIsAFaultReport) {
   uint64_t out = upload(*Dev, std::vector<int>(64, 0));
   int n = 60; // lanes 4.. of workgroup 0 write past the 64-int allocation
@@ -294,6 +320,16 @@ TEST_F(EmuIR, RecursionIndirectCallsSwitchVectors) {
     EXPECT_EQ(O[2 * i], fib(i & 15) + K[i % 4]) << i;
     EXPECT_EQ(O[2 * i + 1], (i & 1) ? 2 * i : i * i) << i;
   }
+}
+
+TEST_F(EmuIR, AllOnesConstants) {
+  // regression: the constant pool once lost i64 -1 / -2 (hash-map sentinels)
+  uint64_t out = upload(*Dev, std::vector<uint64_t>(3, 0));
+  uint64_t x = 1000;
+  LaunchConfig C;
+  void *Args[] = {&out, &x};
+  ASSERT_OK(Dev->launch(*Mod, "consts", C, Args));
+  EXPECT_EQ(download<uint64_t>(*Dev, out, 3), (std::vector<uint64_t>{999, 998, ~uint64_t(1000)}));
 }
 
 TEST_F(EmuIR, FlatAddressesIntoLds) {

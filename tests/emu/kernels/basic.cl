@@ -165,3 +165,26 @@ __kernel void memory_bound(__global const float *in, __global float *out, int n,
   for (int r = 0; r < reps; ++r)
     for (uint k = i; k < (uint)n; k += stride) out[k] = in[k] + 1.0f;
 }
+
+// Decoupled chained prefix: workgroup g waits (spinning) for g-1's flag.
+// Needs in-order workgroup dispatch and forward progress between resident
+// workgroups, but not a cooperative launch.
+__kernel void chained_sum(__global const int *in, __global volatile int *flags, __global int *prefix, __global int *out) {
+  __local int agg;
+  uint g = __builtin_amdgcn_workgroup_id_x();
+  uint l = lid(0);
+  if (l == 0) agg = 0;
+  __builtin_amdgcn_s_barrier();
+  __atomic_fetch_add(&agg, in[gid(0)], __ATOMIC_RELAXED);
+  __builtin_amdgcn_s_barrier();
+  if (l == 0) {
+    int excl = 0;
+    if (g > 0) {
+      while (__atomic_load_n(&flags[g - 1], __ATOMIC_ACQUIRE) == 0) __builtin_amdgcn_s_sleep(1);
+      excl = prefix[g - 1];
+    }
+    prefix[g] = excl + agg;
+    __atomic_store_n(&flags[g], 1, __ATOMIC_RELEASE);
+    out[g] = excl;
+  }
+}

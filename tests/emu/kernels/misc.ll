@@ -148,5 +148,17 @@ e:
   ret void
 }
 
+define amdgpu_kernel void @consts(ptr addrspace(1) %out, i64 %x) #0 {
+  %a = add i64 %x, -1
+  %b = add i64 %x, -2
+  %c = xor i64 %x, -1
+  store i64 %a, ptr addrspace(1) %out, align 8
+  %p1 = getelementptr inbounds i64, ptr addrspace(1) %out, i64 1
+  store i64 %b, ptr addrspace(1) %p1, align 8
+  %p2 = getelementptr inbounds i64, ptr addrspace(1) %out, i64 2
+  store i64 %c, ptr addrspace(1) %p2, align 8
+  ret void
+}
+
 attributes #0 = { "target-cpu"="gfx1100" }
 attributes #1 = { "target-cpu"="gfx90a" "ptx2amd.wave-size"="64" "ptx2amd.warp-policy"="pad" }
