@@ -1244,10 +1244,11 @@ private:
     Instruction in;
     in.loc = loc(g ? g->getStart() : opTok);
     if (g) {
-      Token *rt = g->REGISTER() ? g->REGISTER()->getSymbol() : (g->IDENT() ? g->IDENT()->getSymbol() : nullptr);
+      // guard: '@' '!'? (REGISTER | IDENT)
+      Token *rt = g->children.empty() ? nullptr : tokOf(g->children.back());
       Guard gd;
       gd.loc = loc(g);
-      gd.negated = g->BANG() != nullptr;
+      gd.negated = g->children.size() == 3;
       gd.name = std::string(text(rt));
       auto id = lookupReg(gd.name);
       if (!id) {
@@ -1266,6 +1267,7 @@ private:
     }
     in.op = *op;
     modLocs_.clear();
+    in.operands.reserve(4);
     bool ok = true;
     for (size_t k = first; k < c->children.size(); ++k) {
       PT *ch = c->children[k];

@@ -40,9 +40,8 @@ struct DiagSink {
   }
 };
 
-// How each operand of an instruction is typed (for operand checks).
-//   't' instruction type 0, 'T' type 1, 'w' twice type 0's width,
-//   'p' predicate, 'u' 32-bit integer, 'a' address, 'x' unchecked.
+// Per-opcode rule from the instruction table (InstrTable.cpp). Operand
+// typing rules live in Sema.cpp (they depend on modifiers such as .wide).
 struct InstrRule {
   Opcode op = Opcode::Invalid;
   uint8_t minOps = 0, maxOps = 0;     // operand count bounds

@@ -208,21 +208,21 @@ private:
     const Register &r = fn_.regs[op.reg];
     Type rt = r.type;
     if (r.vecWidth) return; // vector registers: not checked here
-    std::string where = "operand " + std::to_string(idx + 1) + " of '" + instrName(in_) + "'";
+    auto where = [&] { return "operand " + std::to_string(idx + 1) + " of '" + instrName(in_) + "'"; };
     if (want == Type::Pred) {
       if (rt != Type::Pred)
-        diags_.error(op.loc, where + ": '" + r.name + "' is a ." + std::string(typeName(rt)) +
+        diags_.error(op.loc, where() + ": '" + r.name + "' is a ." + std::string(typeName(rt)) +
                                  " register, expected a .pred register");
       return;
     }
     if (rt == Type::Pred) {
-      diags_.error(op.loc, where + ": predicate register '" + r.name + "' used where a ." +
+      diags_.error(op.loc, where() + ": predicate register '" + r.name + "' used where a ." +
                                std::string(typeName(want)) + " value is expected");
       return;
     }
     unsigned rb = typeBits(rt);
     if (relaxed ? rb < wantBits : rb != wantBits) {
-      diags_.error(op.loc, where + ": '" + r.name + "' is a " + std::to_string(rb) +
+      diags_.error(op.loc, where() + ": '" + r.name + "' is a " + std::to_string(rb) +
                                "-bit register, expected " + (relaxed ? "at least " : "") +
                                std::to_string(wantBits) + " bits");
       return;
@@ -230,7 +230,7 @@ private:
     if (relaxed || isBit(want) || isBit(rt)) return;
     bool wantFloat = isFloat(want), regFloat = isFloat(rt);
     if (wantFloat != regFloat && (isIntLike(want) || wantFloat) && (isIntLike(rt) || regFloat))
-      diags_.error(op.loc, where + ": '" + r.name + "' is a ." + std::string(typeName(rt)) +
+      diags_.error(op.loc, where() + ": '" + r.name + "' is a ." + std::string(typeName(rt)) +
                                " register, incompatible with ." + std::string(typeName(want)));
   }
 
