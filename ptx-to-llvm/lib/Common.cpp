@@ -404,12 +404,25 @@ static Value *signOf(FnCtx &fc, Value *x) { // -1, 0, +1 (NaN -> 0)
   return b.CreateSub(b.CreateZExt(b.CreateFCmpOGT(x, z), fc.i32()), b.CreateZExt(b.CreateFCmpOLT(x, z), fc.i32()));
 }
 
-Value *FnCtx::roundDirected(Value *hi, Value *lo, Type *target, RoundingMode rm, Value *finiteInputs) {
-  // s + err == hi + lo exactly (TwoSum).
-  Value *s = b.CreateFAdd(hi, lo);
+Value *FnCtx::roundDirected(Value *hi, Value *lo, Type *target, RoundingMode rm, Value *finiteInputs,
+                            Value *dirOverride) {
+  // s + err == hi + lo exactly (TwoSum); lo == 0 keeps hi (and its zero sign).
+  Type *ht = hi->getType();
+  Value *infC = ConstantFP::getInfinity(ht);
+  Value *loZero = b.CreateFCmpOEQ(lo, ConstantFP::get(ht, 0.0));
+  Value *nonFinite = b.CreateOr(b.CreateFCmpUGE(b.CreateUnaryIntrinsic(Intrinsic::fabs, lo), infC),
+                                b.CreateFCmpUGE(b.CreateUnaryIntrinsic(Intrinsic::fabs, hi), infC));
+  Value *s = b.CreateSelect(loZero, hi, b.CreateFAdd(hi, lo));
   Value *bb = b.CreateFSub(s, hi);
   Value *err = b.CreateFAdd(b.CreateFSub(hi, b.CreateFSub(s, bb)), b.CreateFSub(lo, bb));
+  err = b.CreateSelect(b.CreateOr(loZero, nonFinite), ConstantFP::get(ht, 0.0), err);
+  // An exact zero sum of non-zero terms is -0 when rounding downwards.
+  if (rm == RoundingMode::TowardNegative)
+    s = b.CreateSelect(b.CreateAnd(b.CreateFCmpOEQ(s, ConstantFP::get(ht, 0.0)), b.CreateNot(loZero)),
+                       ConstantFP::get(ht, -0.0), s);
   Value *dir = signOf(*this, err);
+  if (dirOverride)
+    dir = b.CreateSelect(b.CreateICmpNE(dirOverride, b.getInt32(0)), dirOverride, dir);
   Type *wt = s->getType();
   Value *inf = ConstantFP::getInfinity(wt);
   // s overflowed although the operands were finite: the true value is finite.

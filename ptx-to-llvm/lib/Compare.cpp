@@ -94,7 +94,7 @@ bool translateCompare(FnCtx &fc, const ptx::Instruction &in) {
   case Opcode::Setp: case Opcode::Set: {
     bool isSet = in.op == Opcode::Set;
     ptx::Type t = isSet ? in.type(1) : in.type(0);
-    if (t == ptx::Type::F16x2 || t == ptx::Type::BF16x2) return fc.unsupported(in, "packed comparison");
+    bool packed = t == ptx::Type::F16x2 || t == ptx::Type::BF16x2;
     auto op = cmpOp(in);
     if (!op) return fc.unsupported(in, "missing comparison operator");
     auto bop = boolOp(in);
@@ -116,6 +116,23 @@ bool translateCompare(FnCtx &fc, const ptx::Instruction &in) {
     Value *cmp = compare(fc, in, *op, t, x, y);
     if (!cmp) return fc.unsupported(in, "comparison not valid for this type");
     Value *c = bop ? fc.readPred(ops[first + 2]) : nullptr;
+    if (packed) {
+      // .f16x2/.bf16x2: p compares the low halves, q the high halves (H200);
+      // set writes per half 0xffff (integer dtype) or 1.0 (f16x2 dtype).
+      Value *lo = combine(b, bop, b.CreateExtractElement(cmp, (uint64_t)0), c);
+      Value *hi = combine(b, bop, b.CreateExtractElement(cmp, (uint64_t)1), c);
+      if (!isSet) {
+        fc.writePred(*dsts[0], lo);
+        if (dsts.size() > 1) fc.writePred(*dsts[1], hi);
+        return true;
+      }
+      ptx::Type dt = in.type(0);
+      Value *one = dt == ptx::Type::F16x2 ? b.getInt16(0x3c00) : dt == ptx::Type::BF16x2 ? b.getInt16(0x3f80) : b.getInt16(0xffff);
+      Value *r = b.CreateOr(b.CreateZExt(b.CreateSelect(lo, one, b.getInt16(0)), b.getInt32Ty()),
+                            b.CreateShl(b.CreateZExt(b.CreateSelect(hi, one, b.getInt16(0)), b.getInt32Ty()), 16));
+      fc.write(*dsts[0], r, ptx::Type::B32);
+      return true;
+    }
     Value *p = combine(b, bop, cmp, c);
     Value *q = dsts.size() > 1 ? combine(b, bop, b.CreateNot(cmp), c) : nullptr;
     if (!isSet) {

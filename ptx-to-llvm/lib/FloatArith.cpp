@@ -46,12 +46,28 @@ static Value *finiteAll(FnCtx &fc, std::initializer_list<Value *> vs) {
   return r;
 }
 
+// An error term that is not finite (the operation overflowed) carries no information.
+static Value *finiteOrZero(FnCtx &fc, Value *lo) {
+  Value *inf = ConstantFP::getInfinity(lo->getType());
+  return fc.b.CreateSelect(fc.b.CreateFCmpOLT(fc.b.CreateUnaryIntrinsic(Intrinsic::fabs, lo), inf), lo,
+                           ConstantFP::get(lo->getType(), 0.0));
+}
+
+static Value *sideOf(FnCtx &fc, Value *r, Value *d) { // sign(r) * sign(d), 0 for NaN/inf r
+  auto &b = fc.b;
+  Value *z = ConstantFP::get(r->getType(), 0.0);
+  Value *rs = b.CreateSub(b.CreateZExt(b.CreateFCmpOGT(r, z), fc.i32()), b.CreateZExt(b.CreateFCmpOLT(r, z), fc.i32()));
+  rs = b.CreateSelect(b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, r), ConstantFP::getInfinity(r->getType())), b.getInt32(0), rs);
+  if (!d) return rs;
+  return b.CreateSelect(b.CreateFCmpOLT(d, z), b.CreateNeg(rs), rs);
+}
+
 // A value with the sign of x (or 0) far below half an ulp of any f32-range value.
 static Value *tinyWithSign(FnCtx &fc, Value *x) {
   auto &b = fc.b;
   Type *t = x->getType();
   Value *tiny = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(t, 0x1p-600), x);
-  return b.CreateSelect(b.CreateFCmpOEQ(x, ConstantFP::get(t, 0.0)), ConstantFP::get(t, 0.0), tiny);
+  return b.CreateSelect(b.CreateFCmpONE(x, ConstantFP::get(t, 0.0)), tiny, ConstantFP::get(t, 0.0));
 }
 
 // For f64 the error term must stay below half an ulp of the result so that
@@ -67,6 +83,34 @@ static Value *tinyRel(FnCtx &fc, Value *hi, Value *lo) {
   return b.CreateSelect(b.CreateFCmpOEQ(lo, ConstantFP::get(t, 0.0)), ConstantFP::get(t, 0.0), r);
 }
 
+// Sign of x*y when the rounded product p is zero although x and y are not
+// (the whole product underflowed), else 0.
+static Value *productUnderflowSign(FnCtx &fc, Value *x, Value *y, Value *p) {
+  auto &b = fc.b;
+  Type *t = x->getType();
+  Value *z = ConstantFP::get(t, 0.0);
+  Value *under = b.CreateAnd(b.CreateFCmpOEQ(p, z), b.CreateAnd(b.CreateFCmpUNE(x, z), b.CreateFCmpUNE(y, z)));
+  Value *neg = b.CreateXor(b.CreateFCmpOLT(x, z), b.CreateFCmpOLT(y, z));
+  return b.CreateSelect(under, b.CreateSelect(neg, b.getInt32(-1), b.getInt32(1)), b.getInt32(0));
+}
+
+// IEEE sum of two zeros under rounding rm: -0 only if both are -0, or, when
+// rounding downwards, if either is.
+static Value *zeroSum(FnCtx &fc, Value *x, Value *y, RoundingMode rm) {
+  auto &b = fc.b;
+  if (rm != RoundingMode::TowardNegative) return b.CreateFAdd(x, y);
+  Type *t = x->getType();
+  Type *it = fc.intTy(t->getPrimitiveSizeInBits());
+  Value *neg = b.CreateOr(b.CreateICmpSLT(b.CreateBitCast(x, it), ConstantInt::get(it, 0)),
+                          b.CreateICmpSLT(b.CreateBitCast(y, it), ConstantInt::get(it, 0)));
+  return b.CreateSelect(neg, ConstantFP::get(t, -0.0), ConstantFP::get(t, 0.0));
+}
+
+static Value *bothZero(FnCtx &fc, Value *x, Value *y) {
+  Value *z = ConstantFP::get(x->getType(), 0.0);
+  return fc.b.CreateAnd(fc.b.CreateFCmpOEQ(x, z), fc.b.CreateFCmpOEQ(y, z));
+}
+
 static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z, RoundingMode rm) {
   auto &b = fc.b;
   Type *t = x->getType();
@@ -74,37 +118,42 @@ static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z,
   if (t->isFloatTy()) {
     Value *a = b.CreateFPExt(x, dt), *c = y ? b.CreateFPExt(y, dt) : nullptr;
     switch (op) {
-    case Opcode::Add: return fc.roundDirected(a, c, t, rm, b.getTrue());
-    case Opcode::Sub: return fc.roundDirected(a, b.CreateFNeg(c), t, rm, b.getTrue());
+    case Opcode::Add: case Opcode::Sub: {
+      Value *c2 = op == Opcode::Sub ? b.CreateFNeg(c) : c;
+      Value *zx = zeroSum(fc, x, op == Opcode::Sub ? b.CreateFNeg(y) : y, rm);
+      return b.CreateSelect(bothZero(fc, x, y), zx, fc.roundDirected(a, c2, t, rm, b.getTrue()));
+    }
     case Opcode::Mul: return fc.roundDirected(b.CreateFMul(a, c), ConstantFP::get(dt, 0.0), t, rm, b.getTrue());
-    case Opcode::Fma: case Opcode::Mad:
-      return fc.roundDirected(b.CreateFMul(a, c), b.CreateFPExt(z, dt), t, rm, b.getTrue());
+    case Opcode::Fma: case Opcode::Mad: {
+      Value *p = b.CreateFMul(a, c), *zz = b.CreateFPExt(z, dt); // p exact
+      Value *r = fc.roundDirected(p, zz, t, rm, b.getTrue());
+      Value *zs = b.CreateFPTrunc(zeroSum(fc, p, zz, rm), t);
+      return b.CreateSelect(bothZero(fc, p, zz), zs, r);
+    }
     case Opcode::Div: case Opcode::Rcp: {
       Value *q = b.CreateFDiv(a, c);
       Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(q), c, a});
-      Value *lo = tinyWithSign(fc, b.CreateFMul(r, c)); // sign(r/c)
-      lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(dt, 0.0), lo);
-      return fc.roundDirected(q, lo, t, rm, b.getTrue());
+      return fc.roundDirected(q, ConstantFP::get(dt, 0.0), t, rm, b.getTrue(), sideOf(fc, r, c));
     }
     case Opcode::Sqrt: {
       Value *s = fc.fpIntrinsic(Intrinsic::sqrt, {a});
       Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(s), s, a});
-      Value *lo = tinyWithSign(fc, r);
-      lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(dt, 0.0), lo);
-      return fc.roundDirected(s, lo, t, rm, b.getTrue());
+      return fc.roundDirected(s, ConstantFP::get(dt, 0.0), t, rm, b.getTrue(), sideOf(fc, r, nullptr));
     }
     default: return nullptr;
     }
   }
   // f64
   switch (op) {
-  case Opcode::Add: return fc.roundDirected(x, y, t, rm, finiteAll(fc, {x, y}));
-  case Opcode::Sub: return fc.roundDirected(x, b.CreateFNeg(y), t, rm, finiteAll(fc, {x, y}));
+  case Opcode::Add: case Opcode::Sub: {
+    Value *y2 = op == Opcode::Sub ? b.CreateFNeg(y) : y;
+    return b.CreateSelect(bothZero(fc, x, y2), zeroSum(fc, x, y2, rm), fc.roundDirected(x, y2, t, rm, finiteAll(fc, {x, y})));
+  }
   case Opcode::Mul: {
     Value *p = b.CreateFMul(x, y);
     Value *e = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(p)});
-    e = b.CreateSelect(b.CreateFCmpUNO(e, e), ConstantFP::get(t, 0.0), e);
-    return fc.roundDirected(p, e, t, rm, finiteAll(fc, {x, y}));
+    e = finiteOrZero(fc, b.CreateSelect(b.CreateFCmpUNO(e, e), ConstantFP::get(t, 0.0), e));
+    return fc.roundDirected(p, e, t, rm, finiteAll(fc, {x, y}), productUnderflowSign(fc, x, y, p));
   }
   case Opcode::Fma: case Opcode::Mad: {
     // ErrFma (Boldo-Muller): r1 + r2 + r3 = x*y + z exactly.
@@ -123,15 +172,35 @@ static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z,
     Value *r3 = b.CreateFSub(zz, b.CreateFSub(r2, g));
     Value *lo = b.CreateSelect(b.CreateFCmpOEQ(r2, ConstantFP::get(t, 0.0)), r3, r2);
     lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
-    return fc.roundDirected(r1, tinyRel(fc, r1, lo), t, rm, finiteAll(fc, {x, y, z}));
+    Value *under = productUnderflowSign(fc, x, y, u1);
+    Value *res = fc.roundDirected(r1, finiteOrZero(fc, tinyRel(fc, r1, lo)), t, rm, finiteAll(fc, {x, y, z}), under);
+    // Exact zero result: zero terms follow the IEEE zero-sum rule, a
+    // cancellation gives -0 only when rounding downwards.
+    Value *zc = ConstantFP::get(t, 0.0);
+    Value *exactZero = b.CreateAnd(b.CreateAnd(b.CreateFCmpOEQ(r1, zc), b.CreateFCmpOEQ(lo, zc)),
+                                   b.CreateICmpEQ(under, b.getInt32(0)));
+    Value *cancel = ConstantFP::get(t, rm == RoundingMode::TowardNegative ? -0.0 : 0.0);
+    Value *zr = b.CreateSelect(bothZero(fc, u1, z), zeroSum(fc, u1, z, rm), cancel);
+    return b.CreateSelect(exactZero, zr, res);
   }
   case Opcode::Div: case Opcode::Rcp: {
-    Value *q = b.CreateFDiv(x, y);
-    Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(q), y, x});
-    Value *lo = b.CreateFDiv(r, y);
-    lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
-    Value *fin = b.CreateAnd(finiteAll(fc, {x, y}), b.CreateFCmpONE(y, ConstantFP::get(t, 0.0)));
-    return fc.roundDirected(q, tinyRel(fc, q, lo), t, rm, fin);
+    // Subnormal operands: scale both by 2^200 (the quotient is unchanged) so
+    // that the remainder is exact.
+    Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, x), *ay = b.CreateUnaryIntrinsic(Intrinsic::fabs, y);
+    Value *small = b.CreateOr(b.CreateFCmpOLT(ax, ConstantFP::get(t, 0x1p-900)), b.CreateFCmpOLT(ay, ConstantFP::get(t, 0x1p-900)));
+    Value *fits = b.CreateAnd(b.CreateFCmpOLT(ax, ConstantFP::get(t, 0x1p800)), b.CreateFCmpOLT(ay, ConstantFP::get(t, 0x1p800)));
+    Value *sc = b.CreateAnd(small, fits);
+    Value *xs = b.CreateSelect(sc, b.CreateFMul(x, ConstantFP::get(t, 0x1p200)), x);
+    Value *ys = b.CreateSelect(sc, b.CreateFMul(y, ConstantFP::get(t, 0x1p200)), y);
+    Value *q = b.CreateFDiv(xs, ys);
+    Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(q), ys, xs});
+    Value *zc = ConstantFP::get(t, 0.0);
+    Value *fin = b.CreateAnd(finiteAll(fc, {x, y}), b.CreateFCmpONE(y, zc));
+    // Quotient underflowed to zero from a non-zero dividend: its sign decides.
+    Value *qUnder = b.CreateAnd(b.CreateAnd(b.CreateFCmpOEQ(q, zc), b.CreateFCmpUNE(x, zc)), fin);
+    Value *neg = b.CreateXor(b.CreateFCmpOLT(x, zc), b.CreateFCmpOLT(y, zc));
+    Value *over = b.CreateSelect(qUnder, b.CreateSelect(neg, b.getInt32(-1), b.getInt32(1)), sideOf(fc, r, ys));
+    return fc.roundDirected(q, zc, t, rm, fin, over);
   }
   case Opcode::Sqrt: {
     // Tiny inputs are scaled by 2^200 (the result by 2^-100, exactly) so that
@@ -140,9 +209,7 @@ static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z,
     Value *a = b.CreateSelect(tiny, b.CreateFMul(x, ConstantFP::get(t, 0x1p200)), x);
     Value *s = fc.fpIntrinsic(Intrinsic::sqrt, {a});
     Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(s), s, a});
-    Value *lo = b.CreateFDiv(r, b.CreateFMul(s, ConstantFP::get(t, 2.0)));
-    lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
-    Value *res = fc.roundDirected(s, tinyRel(fc, s, lo), t, rm, b.getTrue());
+    Value *res = fc.roundDirected(s, ConstantFP::get(t, 0.0), t, rm, finiteAll(fc, {x}), sideOf(fc, r, nullptr));
     return b.CreateSelect(tiny, b.CreateFMul(res, ConstantFP::get(t, 0x1p-100)), res);
   }
   default: return nullptr;

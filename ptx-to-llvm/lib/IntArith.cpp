@@ -35,9 +35,26 @@ static ptx::Type widened(ptx::Type t) {
   }
 }
 
-// High half of the full product of a and b (N bits each).
+// High half of the full product of a and b (N bits each). 64-bit operands use
+// 32-bit partial products (no i128, which the emulator does not model).
 static Value *mulHi(IRBuilder<> &b, Value *x, Value *y, bool sgn) {
   unsigned n = x->getType()->getIntegerBitWidth();
+  if (n == 64) {
+    Type *i64 = b.getInt64Ty();
+    Value *m32 = b.getInt64(0xffffffff);
+    Value *x0 = b.CreateAnd(x, m32), *x1 = b.CreateLShr(x, 32);
+    Value *y0 = b.CreateAnd(y, m32), *y1 = b.CreateLShr(y, 32);
+    Value *p00 = b.CreateMul(x0, y0), *p01 = b.CreateMul(x0, y1);
+    Value *p10 = b.CreateMul(x1, y0), *p11 = b.CreateMul(x1, y1);
+    Value *mid = b.CreateAdd(b.CreateAdd(b.CreateLShr(p00, 32), b.CreateAnd(p01, m32)), b.CreateAnd(p10, m32));
+    Value *hi = b.CreateAdd(b.CreateAdd(p11, b.CreateLShr(p01, 32)), b.CreateAdd(b.CreateLShr(p10, 32), b.CreateLShr(mid, 32)));
+    if (sgn) { // signed high = unsigned high - (x<0 ? y : 0) - (y<0 ? x : 0)
+      Value *z = ConstantInt::get(i64, 0);
+      hi = b.CreateSub(hi, b.CreateSelect(b.CreateICmpSLT(x, z), y, z));
+      hi = b.CreateSub(hi, b.CreateSelect(b.CreateICmpSLT(y, z), x, z));
+    }
+    return hi;
+  }
   Type *w = b.getIntNTy(2 * n);
   Value *xw = sgn ? b.CreateSExt(x, w) : b.CreateZExt(x, w);
   Value *yw = sgn ? b.CreateSExt(y, w) : b.CreateZExt(y, w);
@@ -192,12 +209,15 @@ static bool bfe(FnCtx &fc, const ptx::Instruction &in) {
   Type *ty = a->getType();
   unsigned n = ty->getIntegerBitWidth();
   bool sgn = isSigned(t);
-  Value *pos = b.CreateAnd(fc.read(ops[2], ptx::Type::U32), 0xff);
-  Value *len = b.CreateAnd(fc.read(ops[3], ptx::Type::U32), 0xff);
+  // Position and length: the low byte of b and c for 32-bit bfe, the whole
+  // 32-bit values for 64-bit bfe (both as recorded on an H200).
+  Value *pos = fc.read(ops[2], ptx::Type::U32), *len = fc.read(ops[3], ptx::Type::U32);
+  if (n == 32) { pos = b.CreateAnd(pos, 0xff); len = b.CreateAnd(len, 0xff); }
   Value *N = b.getInt32(n);
   Value *posIn = b.CreateICmpULT(pos, N);
   // k = number of extracted bits that come from a: min(pos+len, n) - pos.
-  Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(pos, len), N);
+  Value *sum64 = b.CreateAdd(b.CreateZExt(pos, b.getInt64Ty()), b.CreateZExt(len, b.getInt64Ty()));
+  Value *end = b.CreateTrunc(b.CreateBinaryIntrinsic(Intrinsic::umin, sum64, b.getInt64(n)), b.getInt32Ty());
   Value *k = b.CreateSelect(posIn, b.CreateSub(end, pos), b.getInt32(0));
   Value *shifted = b.CreateLShr(a, b.CreateZExtOrTrunc(b.CreateSelect(posIn, pos, b.getInt32(0)), ty));
   Value *kz = b.CreateICmpEQ(k, b.getInt32(0));
@@ -224,8 +244,8 @@ static bool bfi(FnCtx &fc, const ptx::Instruction &in) {
   Value *a = fc.read(ops[1], t), *base = fc.read(ops[2], t);
   Type *ty = a->getType();
   unsigned n = ty->getIntegerBitWidth();
-  Value *pos = b.CreateAnd(fc.read(ops[3], ptx::Type::U32), 0xff);
-  Value *len = b.CreateAnd(fc.read(ops[4], ptx::Type::U32), 0xff);
+  Value *pos = fc.read(ops[3], ptx::Type::U32), *len = fc.read(ops[4], ptx::Type::U32);
+  if (n == 32) { pos = b.CreateAnd(pos, 0xff); len = b.CreateAnd(len, 0xff); } // as bfe
   Value *N = b.getInt32(n);
   Value *noop = b.CreateOr(b.CreateICmpEQ(len, b.getInt32(0)), b.CreateICmpUGE(pos, N));
   Value *lenC = b.CreateZExtOrTrunc(b.CreateBinaryIntrinsic(Intrinsic::umin, len, b.getInt32(n - 1)), ty);
@@ -276,6 +296,51 @@ static bool dp(FnCtx &fc, const ptx::Instruction &in) {
       acc = b.CreateAdd(acc, b.CreateMul(field(a, 16 * i, 16, sa), field(bb, 8 * (base + i), 8, sb)));
   }
   fc.write(ops[0], acc, rt);
+  return true;
+}
+
+// fns.b32 d, mask, base, offset: position of the |offset|-th set bit of mask
+// at or above base (offset > 0) or at or below base (offset < 0); offset 0
+// tests bit base; 0xffffffff when there is none or base > 31. offset ==
+// INT_MIN gives 0 (as recorded on an H200). The n-th set bit from the bottom
+// is found by a 5-step binary search over popcounts (no loops).
+static bool fns(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  const auto &ops = in.operands;
+  Value *mask = fc.read(ops[1], ptx::Type::B32), *base = fc.read(ops[2], ptx::Type::U32);
+  Value *off = fc.read(ops[3], ptx::Type::S32);
+  Type *i32 = b.getInt32Ty();
+  Value *none = b.getInt32(0xffffffff);
+  auto lowmask = [&](Value *k) { // bits [0, k), k in [0, 32]
+    Value *big = b.CreateICmpUGE(k, b.getInt32(32));
+    Value *m = b.CreateSub(b.CreateShl(b.getInt32(1), b.CreateSelect(big, b.getInt32(0), k)), b.getInt32(1));
+    return b.CreateSelect(big, b.getInt32(0xffffffff), m);
+  };
+  auto popc = [&](Value *v) { return b.CreateUnaryIntrinsic(Intrinsic::ctpop, v); };
+  Value *baseOk = b.CreateICmpULE(base, b.getInt32(31));
+  Value *bc = b.CreateSelect(baseOk, base, b.getInt32(0));
+  Value *up = b.CreateICmpSGT(off, b.getInt32(0));
+  // Candidate bits and which set bit (from the bottom) is wanted.
+  Value *xUp = b.CreateAnd(mask, b.CreateNot(lowmask(bc)));
+  Value *xDown = b.CreateAnd(mask, lowmask(b.CreateAdd(bc, b.getInt32(1))));
+  Value *x = b.CreateSelect(up, xUp, xDown);
+  Value *n = b.CreateSelect(up, off, b.CreateSub(b.getInt32(0), off)); // |offset|
+  Value *cnt = popc(x);
+  Value *found = b.CreateICmpUGE(cnt, n);
+  Value *k = b.CreateSelect(up, n, b.CreateAdd(b.CreateSub(cnt, n), b.getInt32(1)));
+  Value *pos = b.getInt32(0);
+  for (unsigned step : {16u, 8u, 4u, 2u, 1u}) {
+    Value *t = b.CreateAdd(pos, b.getInt32(step));
+    Value *less = b.CreateICmpULT(popc(b.CreateAnd(x, lowmask(t))), k);
+    pos = b.CreateSelect(less, t, pos);
+  }
+  Value *r = b.CreateSelect(found, pos, none);
+  Value *bit = b.CreateAnd(b.CreateLShr(mask, bc), b.getInt32(1));
+  Value *r0 = b.CreateSelect(b.CreateICmpNE(bit, b.getInt32(0)), bc, none);
+  r = b.CreateSelect(b.CreateICmpEQ(off, b.getInt32(0)), r0, r);
+  r = b.CreateSelect(baseOk, r, none);
+  r = b.CreateSelect(b.CreateICmpEQ(off, ConstantInt::get(i32, 0x80000000u)), b.getInt32(0), r);
+  fc.write(ops[0], r, ptx::Type::B32);
   return true;
 }
 
@@ -358,6 +423,7 @@ bool translateIntArith(FnCtx &fc, const ptx::Instruction &in) {
     return true;
   }
   case Opcode::Dp4a: case Opcode::Dp2a: return dp(fc, in);
+  case Opcode::Fns: return fns(fc, in);
   default:
     return fc.unsupported(in);
   }

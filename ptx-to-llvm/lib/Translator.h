@@ -119,8 +119,11 @@ struct FnCtx {
   // one FP type, |lo| below half an ulp of hi) to `target` (same type or
   // narrower), exactly, without changing the hardware mode. finiteInputs:
   // the operation's inputs were finite (an infinite hi is then an overflow).
+  // dirOverride (i32 -1/0/+1, optional): the side of the true value when the
+  // error term itself underflowed (a product below the subnormal range).
   llvm::Value *roundDirected(llvm::Value *hi, llvm::Value *lo, llvm::Type *target,
-                             llvm::RoundingMode rm, llvm::Value *finiteInputs);
+                             llvm::RoundingMode rm, llvm::Value *finiteInputs,
+                             llvm::Value *dirOverride = nullptr);
   // An FP intrinsic call (one place to change if FP calls need attributes).
   llvm::Value *fpIntrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args);
 };
