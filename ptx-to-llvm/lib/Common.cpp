@@ -421,8 +421,9 @@ Value *FnCtx::roundDirected(Value *hi, Value *lo, Type *target, RoundingMode rm,
     s = b.CreateSelect(b.CreateAnd(b.CreateFCmpOEQ(s, ConstantFP::get(ht, 0.0)), b.CreateNot(loZero)),
                        ConstantFP::get(ht, -0.0), s);
   Value *dir = signOf(*this, err);
-  if (dirOverride)
-    dir = b.CreateSelect(b.CreateICmpNE(dirOverride, b.getInt32(0)), dirOverride, dir);
+  if (dirOverride) // only for finite results (an infinite s is exact or handled below)
+    dir = b.CreateSelect(b.CreateAnd(b.CreateICmpNE(dirOverride, b.getInt32(0)), b.CreateNot(nonFinite)),
+                         dirOverride, dir);
   Type *wt = s->getType();
   Value *inf = ConstantFP::getInfinity(wt);
   // s overflowed although the operands were finite: the true value is finite.
