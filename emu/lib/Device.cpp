@@ -47,7 +47,7 @@ Arena::~Arena() {
   if (Base) munmap(Base, Size);
 }
 Expected<uint64_t> Arena::alloc(uint64_t Bytes, uint64_t Align) {
-  std::lock_guard<std::mutex> G(Mu);
+  std::unique_lock<std::shared_mutex> G(Mu);
   if (Bytes == 0) Bytes = 1;
   Align = std::max<uint64_t>(Align, 256);
   uint64_t Rounded = (Bytes + 255) & ~255ull;
@@ -74,7 +74,7 @@ Expected<uint64_t> Arena::alloc(uint64_t Bytes, uint64_t Align) {
   return GlobalBase + Lo;
 }
 Error Arena::free(uint64_t Addr) {
-  std::lock_guard<std::mutex> G(Mu);
+  std::unique_lock<std::shared_mutex> G(Mu);
   auto It = std::lower_bound(Live.begin(), Live.end(), std::make_pair(Addr, uint64_t(0)));
   if (It == Live.end() || It->first != Addr) return mkErr("free of an address that is not an allocation");
   uint64_t Lo = Addr - GlobalBase, Hi = (It->second - GlobalBase + 255) & ~255ull;
@@ -84,7 +84,7 @@ Error Arena::free(uint64_t Addr) {
   return Error::success();
 }
 bool Arena::lookup(uint64_t Addr, uint64_t Sz, uint64_t &Lo, uint64_t &Hi) const {
-  // Live is only modified by host API calls, never during a launch.
+  std::shared_lock<std::shared_mutex> G(Mu);
   auto It = std::upper_bound(Live.begin(), Live.end(), std::make_pair(Addr, ~uint64_t(0)));
   if (It == Live.begin()) return false;
   --It;
@@ -105,6 +105,7 @@ struct Device::Impl {
   std::vector<std::unique_ptr<emu::Module>> Modules;
   mutable std::mutex CountMu;
   std::map<std::string, KernelCounters> Counters;
+  std::mutex LaunchMu; // launches on one device run one at a time (a single stream)
 
   Error launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args);
   void drainPrintf(ModuleImage &Img, uint64_t Cap);
@@ -275,6 +276,7 @@ Expected<uint64_t> emu::Module::globalAddress(StringRef Name) const {
 }
 
 Error Device::launch(emu::Module &M, StringRef Name, const LaunchConfig &Cfg, void **Args) {
+  std::lock_guard<std::mutex> G(P->LaunchMu);
   return P->launch(*M.Img, Name, Cfg, Args);
 }
 
@@ -487,8 +489,12 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   const uint32_t WGLanes = L.wgSize[0] * L.wgSize[1] * L.wgSize[2];
   const unsigned NumWaves = (WGLanes + L.W - 1) / L.W;
   unsigned Threads = unsigned(std::min<uint64_t>(Opts.threads, NumWG));
-  uint64_t Cap = Cfg.cooperative ? (NumWG + Threads - 1) / Threads : std::max(1u, Opts.residentPerThread);
-  if (Cfg.cooperative && NumWG * NumWaves > 65536)
+  // resident state of one workgroup: the kernel frame's registers per wave + LDS
+  const uint64_t WGBytes = uint64_t(NumWaves) * L.kernel->numSlots * L.W * 8 + L.ldsBytes + 4096;
+  uint64_t Cap = Cfg.cooperative ? (NumWG + Threads - 1) / Threads
+                                 : std::max<uint64_t>(1, std::min<uint64_t>(std::max(1u, Opts.residentPerThread),
+                                                                            Opts.residentBytesPerThread / WGBytes));
+  if (Cfg.cooperative && (NumWG * NumWaves > 65536 || NumWG * WGBytes > (16ull << 30)))
     return mkErr("cooperative launch of '" + Name + "': " + Twine(NumWG) + " workgroups cannot all be resident");
   std::atomic<uint64_t> NextWG{0};
   const unsigned Slice = std::max(16u, Opts.sliceInstructions);

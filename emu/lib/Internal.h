@@ -26,6 +26,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -242,7 +243,7 @@ public:
 private:
   uint8_t *Base = nullptr;
   uint64_t Size = 0, Bump = 0;
-  mutable std::mutex Mu;
+  mutable std::shared_mutex Mu; // lookups (launch threads) vs alloc/free (host)
   std::vector<std::pair<uint64_t, uint64_t>> Live; // sorted [lo, hi)
   std::vector<std::pair<uint64_t, uint64_t>> FreeList;
 };

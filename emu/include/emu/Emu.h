@@ -51,6 +51,10 @@ struct DeviceOptions {
   /// Workgroups kept resident (suspended or running) per host thread in a
   /// normal launch; cooperative launches keep the whole grid resident.
   unsigned residentPerThread = 64;
+  /// Memory budget per host thread for resident workgroup state (wave
+  /// register files, LDS); limits residentPerThread for large kernels
+  /// (never below one workgroup per thread).
+  uint64_t residentBytesPerThread = 512ull << 20;
   /// Wave instructions a wave runs before the scheduler moves on.
   unsigned sliceInstructions = 4096;
   /// Sink for device printf output (default: stdout).
