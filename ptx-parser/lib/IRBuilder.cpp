@@ -140,6 +140,11 @@ public:
       }
     }
     resolveModuleRefs();
+    if (tree && !tree->exception && in_.errorOffsets.empty()) {
+      // ptxas rejects modules without these; report them like it does.
+      if (mod_->versionMajor == 0) error({1, 1}, "missing '.version' directive");
+      if (mod_->target.empty()) error({1, 1}, "missing '.target' directive");
+    }
     return std::move(mod_);
   }
 

@@ -117,6 +117,8 @@ std::vector<Case> cases() {
        "4:11: error: '.reg' variables are not allowed at module scope"},
       {"unterminated_string", body(".pragma \"nounroll;"), "11:9: error: invalid character '\"'"},
       {"nesting_too_deep", kPrologue + std::string(300, '{'), "11:256: error: brackets nested deeper than 256 levels"},
+      {"missing_version", ".target sm_90\n.address_size 64\n", "1:1: error: missing '.version' directive"},
+      {"missing_target", ".version 9.0\n.address_size 64\n", "1:1: error: missing '.target' directive"},
       // Truncations.
       {"truncated_target", ".version 9.0\n.target", "2:8: error: unexpected end of file, expected IDENT"},
       {"truncated_in_operands", kPrologue + "add.s32 %r1,", "11:13: error: unexpected end of file"},
