@@ -41,26 +41,29 @@ static inline void hw_barrier(void) {
   wg_acquire();
 }
 
-/* One warp arrives at software barrier `id` expecting `n` threads; returns
- * the generation it arrived in (in the warp leader) and, when `wait`, spins
- * until the barrier completes. */
+/* One warp arrives at software barrier `id` expecting `n` threads and, when
+ * `wait`, spins until that phase completes. Completion (by the last arriving
+ * warp) happens before any waiting and outside the wait branch: under pack
+ * the two warp leaders of a wave may be the completer and a waiter, and a
+ * wave runs divergent branches one at a time, so a waiter must never hold
+ * the completer back. The count drops by n (not to 0) so an early arrival
+ * for the next phase (a bar.arrive warp that did not wait) is kept. */
 static void sw_arrive(uint32_t id, uint32_t n, int wait) {
   wg_release();
-  if (is_warp_leader()) {
-    uint32_t g = __scoped_atomic_load_n(&__ptx2amd_bar.gen[id], __ATOMIC_RELAXED,
-                                   __MEMORY_SCOPE_WRKGRP);
+  int leader = is_warp_leader();
+  uint32_t g = 0;
+  if (leader) {
+    g = __scoped_atomic_load_n(&__ptx2amd_bar.gen[id], __ATOMIC_ACQUIRE, __MEMORY_SCOPE_WRKGRP);
     uint32_t old = __scoped_atomic_fetch_add(&__ptx2amd_bar.count[id], 32u, __ATOMIC_ACQ_REL,
-                                          __MEMORY_SCOPE_WRKGRP);
-    if (old + 32u >= n) {
-      __scoped_atomic_store_n(&__ptx2amd_bar.count[id], 0u, __ATOMIC_RELAXED,
-                         __MEMORY_SCOPE_WRKGRP);
-      __scoped_atomic_fetch_add(&__ptx2amd_bar.gen[id], 1u, __ATOMIC_RELEASE,
-                             __MEMORY_SCOPE_WRKGRP);
-    } else if (wait) {
-      while (__scoped_atomic_load_n(&__ptx2amd_bar.gen[id], __ATOMIC_ACQUIRE,
-                               __MEMORY_SCOPE_WRKGRP) == g)
-        __builtin_amdgcn_s_sleep(1);
+                                             __MEMORY_SCOPE_WRKGRP);
+    if (old + 32u == n) {
+      __scoped_atomic_fetch_sub(&__ptx2amd_bar.count[id], n, __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);
+      __scoped_atomic_fetch_add(&__ptx2amd_bar.gen[id], 1u, __ATOMIC_RELEASE, __MEMORY_SCOPE_WRKGRP);
     }
+  }
+  if (leader && wait) {
+    while (__scoped_atomic_load_n(&__ptx2amd_bar.gen[id], __ATOMIC_ACQUIRE, __MEMORY_SCOPE_WRKGRP) == g)
+      __builtin_amdgcn_s_sleep(1);
   }
   __builtin_amdgcn_wave_barrier();
   wg_acquire();

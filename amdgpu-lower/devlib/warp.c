@@ -7,8 +7,8 @@
  * threads that are both in membermask and active take part. (AMD waves
  * execute in lockstep, so a thread of membermask that is not active at the
  * call cannot be waited for; PTX makes that case undefined.)
- * Cross-lane reads use ds_bpermute, reductions the llvm.amdgcn.wave.reduce
- * intrinsics on values masked per warp (each pack half reduced separately).
+ * Cross-lane reads use ds_bpermute (reductions too: a butterfly for a full
+ * warp, a fold over the participating lanes otherwise).
  *===----------------------------------------------------------------------===*/
 #include "wave.h"
 
@@ -144,30 +144,41 @@ uint64_t __ptx_match_all_sync_b64(uint32_t membermask, uint64_t a) {
 }
 
 /* ---- redux.sync --------------------------------------------------------- */
-/* Each lane contributes `a` if it participates, else the identity; the
- * wave-wide reduction (over active lanes) then equals the warp reduction.
- * Under pack both halves are reduced and each lane takes its own half's. */
-#if PTX_WAVE64 && !PTX_PAD
-#define REDUX(NAME, INTR, IDENT)                                                 \
-  uint32_t __ptx_redux_sync_##NAME(uint32_t membermask, uint32_t a) {            \
-    int in = (membermask >> lane_id()) & 1u;                                     \
-    uint32_t upper = warp_base() != 0u;                                          \
-    uint32_t lo = __builtin_amdgcn_wave_reduce_##INTR((in && !upper) ? a : (IDENT), 0); \
-    uint32_t hi = __builtin_amdgcn_wave_reduce_##INTR((in && upper) ? a : (IDENT), 0);  \
-    return upper ? hi : lo;                                                      \
+/* Whole warp participating (the common membermask 0xffffffff, no divergence):
+ * a 5-step butterfly of cross-lane reads. Otherwise the participating lanes
+ * fold the values of exactly the participating lanes, lowest first (they are
+ * all active, so every read is defined). Each pack half runs its own warp. */
+#define REDUX(NAME, OP)                                                           \
+  uint32_t __ptx_redux_sync_##NAME(uint32_t membermask, uint32_t a) {             \
+    uint32_t part = warp_active() & membermask;                                   \
+    if (part == 0xffffffffu) {                                                    \
+      uint32_t v = a, lane = lane_id();                                           \
+      for (uint32_t k = 16; k; k >>= 1) {                                         \
+        uint32_t o = warp_read(v, lane ^ k);                                      \
+        v = OP(v, o);                                                             \
+      }                                                                           \
+      return v;                                                                   \
+    }                                                                             \
+    uint32_t r = warp_read(a, ctz32(part));                                       \
+    for (uint32_t rem = part & (part - 1u); rem; rem &= rem - 1u) {               \
+      uint32_t o = warp_read(a, ctz32(rem));                                      \
+      r = OP(r, o);                                                               \
+    }                                                                             \
+    return r;                                                                     \
   }
-#else
-#define REDUX(NAME, INTR, IDENT)                                                 \
-  uint32_t __ptx_redux_sync_##NAME(uint32_t membermask, uint32_t a) {            \
-    int in = (membermask >> lane_id()) & 1u;                                     \
-    return __builtin_amdgcn_wave_reduce_##INTR(in ? a : (IDENT), 0);             \
-  }
-#endif
-REDUX(add, add_u32, 0u)
-REDUX(min, min_i32, 0x7fffffffu)
-REDUX(max, max_i32, 0x80000000u)
-REDUX(umin, min_u32, 0xffffffffu)
-REDUX(umax, max_u32, 0u)
-REDUX(and, and_b32, 0xffffffffu)
-REDUX(or, or_b32, 0u)
-REDUX(xor, xor_b32, 0u)
+#define OP_ADD(x, y) ((x) + (y))
+#define OP_MIN(x, y) ((int32_t)(x) < (int32_t)(y) ? (x) : (y))
+#define OP_MAX(x, y) ((int32_t)(x) > (int32_t)(y) ? (x) : (y))
+#define OP_UMIN(x, y) ((x) < (y) ? (x) : (y))
+#define OP_UMAX(x, y) ((x) > (y) ? (x) : (y))
+#define OP_AND(x, y) ((x) & (y))
+#define OP_OR(x, y) ((x) | (y))
+#define OP_XOR(x, y) ((x) ^ (y))
+REDUX(add, OP_ADD)
+REDUX(min, OP_MIN)
+REDUX(max, OP_MAX)
+REDUX(umin, OP_UMIN)
+REDUX(umax, OP_UMAX)
+REDUX(and, OP_AND)
+REDUX(or, OP_OR)
+REDUX(xor, OP_XOR)

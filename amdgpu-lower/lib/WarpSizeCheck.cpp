@@ -12,6 +12,9 @@
 // grid-sync loops). Each such loop gets a warning naming the kernel and the
 // cure (--warp-policy=KERNEL=pad). Wait loops that only depend on other
 // blocks are harmless under pack but share the shape; the warning says so.
+// Also flagged: bar.arrive (__ptx_bar_arrive) — producer/consumer named
+// barriers, where a producer and a consumer warp sharing a wave64 in
+// different branches depend on the order the wave runs those branches.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
@@ -83,8 +86,28 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
   std::set<std::pair<const llvm::Function *, const llvm::Function *>> reported;
   for (const auto &[kernel, policy] : policies) {
     if (policy != WarpPolicy::Pack) continue;
+    bool arriveReported = false;
     for (llvm::Function *f : reachableFunctions(const_cast<llvm::Function *>(kernel))) {
-      if (f->isDeclaration()) continue;
+      if (f->isDeclaration()) {
+        if (f->getName() == "__ptx_bar_arrive" && !arriveReported) {
+          arriveReported = true;
+          Diagnostic d;
+          d.severity = Severity::Warning;
+          d.file = m.getSourceFileName();
+          for (llvm::User *u : f->users())
+            if (auto *cb = llvm::dyn_cast<llvm::CallBase>(u))
+              if (const llvm::DebugLoc &dl = cb->getDebugLoc()) {
+                d.line = dl.getLine(), d.col = dl.getCol();
+                break;
+              }
+          d.message = "kernel '" + kernel->getName().str() +
+                      "' uses bar.arrive (producer/consumer barrier); under --warp-policy=pack a "
+                      "producer and a consumer warp sharing one wave64 can deadlock; consider "
+                      "--warp-policy=" + kernel->getName().str() + "=pad [-Wwarp-size]";
+          diags.push_back(std::move(d));
+        }
+        continue;
+      }
       llvm::DominatorTree dt(*f);
       llvm::LoopInfo li(dt);
       for (llvm::Loop *top : li)
