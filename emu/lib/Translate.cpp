@@ -14,7 +14,9 @@
 //===----------------------------------------------------------------------===//
 #include "LaneOps.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InlineAsm.h"
@@ -25,6 +27,8 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+#include <queue>
 #include <unordered_map>
 
 using namespace llvm;
@@ -363,6 +367,7 @@ private:
     return B;
   }
   uint32_t makeEdge(const BasicBlock *From, const BasicBlock *To, Error &E);
+  Error assignSlots();
   Error translate(Instruction &I);
   Error translateCall(CallBase &CB);
   Error translateIntrinsic(CallBase &CB, Intrinsic::ID ID);
@@ -402,29 +407,159 @@ uint32_t FnTranslator::makeEdge(const BasicBlock *From, const BasicBlock *To, Er
   return uint32_t(FC.edges.size() - 1);
 }
 
-Error FnTranslator::run() {
-  FC.F = &F;
-  FC.name = F.getName().str();
-  PDT = std::make_unique<PostDominatorTree>(F);
-  for (Argument &A : F.args()) {
-    auto N = count(A.getType());
-    if (!N) return err(&F, "parameter " + std::to_string(A.getArgNo()) + ": " + toString(N.takeError()));
-    Base[&A] = slots(*N);
+/// Gives every SSA value its register slots. Values whose live ranges
+/// (hull of the positions where they are live, from a block-level liveness
+/// analysis; phi inputs are used at the end of their predecessor, where
+/// the edge copies run) do not overlap share slots. This is sound for SIMT
+/// execution because every write is masked by EXEC: each lane sees exactly
+/// the reads and writes of its own scalar path. Parameters keep slots
+/// 0..numParamSlots-1 (callers and the launcher write them there).
+/// EMU_NO_SLOT_REUSE=1 gives every value its own slots (for debugging).
+Error FnTranslator::assignSlots() {
+  std::vector<const Value *> Vals;
+  std::vector<unsigned> NS;
+  DenseMap<const Value *, unsigned> VIdx;
+  auto track = [&](const Value *V) -> Error {
+    auto N = count(V->getType());
+    if (!N) return fail(toString(N.takeError()));
+    VIdx[V] = unsigned(Vals.size());
+    Vals.push_back(V);
+    NS.push_back(*N);
+    return Error::success();
+  };
+  for (Argument &A : F.args())
+    if (Error E = track(&A)) return err(&F, "parameter " + std::to_string(A.getArgNo()) + ": " + toString(std::move(E)));
+  unsigned NumArgs = unsigned(Vals.size());
+  DenseMap<const Instruction *, unsigned> Pos;
+  DenseMap<const BasicBlock *, std::pair<unsigned, unsigned>> Range;
+  unsigned P = 1;
+  for (BasicBlock &BB : F) {
+    unsigned S = P;
+    for (Instruction &I : BB) {
+      Pos[&I] = P++;
+      if (I.getType()->isVoidTy() || I.getType()->isTokenTy() || I.getType()->isMetadataTy()) continue;
+      Cur = &I;
+      if (Error E = track(&I)) return E;
+    }
+    Range[&BB] = {S, P - 1};
   }
-  FC.numParamSlots = unsigned(Next);
+  Cur = nullptr;
+  FC.numParamSlots = 0;
+  for (unsigned i = 0; i < NumArgs; ++i) FC.numParamSlots += NS[i];
   if (!F.getReturnType()->isVoidTy()) {
     auto N = count(F.getReturnType());
     if (!N) return err(&F, "return type: " + toString(N.takeError()));
     FC.retSlots = *N;
   }
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB) {
-      if (I.getType()->isVoidTy() || I.getType()->isTokenTy() || I.getType()->isMetadataTy()) continue;
-      Cur = &I;
-      auto N = count(I.getType());
-      if (!N) return fail(toString(N.takeError()));
-      Base[&I] = slots(*N);
+  const size_t NV = Vals.size();
+  static const bool NoReuse = [] { const char *E = getenv("EMU_NO_SLOT_REUSE"); return E && E[0] == '1'; }();
+  if (NoReuse) {
+    for (size_t v = 0; v < NV; ++v) Base[Vals[v]] = slots(NS[v]);
+    return Error::success();
+  }
+  // block-level liveness
+  std::vector<const BasicBlock *> Blocks;
+  DenseMap<const BasicBlock *, unsigned> BIdx;
+  for (BasicBlock &BB : F) { BIdx[&BB] = unsigned(Blocks.size()); Blocks.push_back(&BB); }
+  const size_t NB = Blocks.size();
+  std::vector<BitVector> UseB(NB, BitVector(NV)), Def(NB, BitVector(NV)), PhiDef(NB, BitVector(NV)),
+      In(NB, BitVector(NV)), Out(NB, BitVector(NV));
+  auto idxOf = [&](const Value *V) -> int {
+    auto It = VIdx.find(V);
+    return It == VIdx.end() ? -1 : int(It->second);
+  };
+  for (size_t b = 0; b < NB; ++b)
+    for (const Instruction &I : *Blocks[b]) {
+      if (isa<PHINode>(I)) {
+        int d = idxOf(&I);
+        if (d >= 0) { PhiDef[b].set(d); Def[b].set(d); }
+        continue;
+      }
+      for (const llvm::Use &U : I.operands()) {
+        int v = idxOf(U.get());
+        if (v >= 0 && !Def[b].test(v)) UseB[b].set(v);
+      }
+      int d = idxOf(&I);
+      if (d >= 0) Def[b].set(d);
     }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t bi = NB; bi-- > 0;) {
+      const BasicBlock *B = Blocks[bi];
+      BitVector O(NV);
+      for (const BasicBlock *S : successors(B)) {
+        unsigned si = BIdx[S];
+        BitVector T = In[si];
+        T.reset(PhiDef[si]);
+        O |= T;
+        for (const PHINode &Ph : S->phis()) {
+          int v = idxOf(Ph.getIncomingValueForBlock(B));
+          if (v >= 0) O.set(v);
+        }
+      }
+      BitVector I2 = O;
+      I2.reset(Def[bi]);
+      I2 |= UseB[bi];
+      I2 |= PhiDef[bi];
+      if (O != Out[bi] || I2 != In[bi]) {
+        Out[bi] = std::move(O);
+        In[bi] = std::move(I2);
+        Changed = true;
+      }
+    }
+  }
+  // live intervals (hulls)
+  std::vector<unsigned> Lo(NV, ~0u), Hi(NV, 0);
+  auto touch = [&](int v, unsigned p) {
+    if (v < 0) return;
+    Lo[v] = std::min(Lo[v], p);
+    Hi[v] = std::max(Hi[v], p);
+  };
+  for (unsigned v = 0; v < NumArgs; ++v) touch(int(v), 0);
+  for (size_t b = 0; b < NB; ++b) {
+    auto [S, E] = Range[Blocks[b]];
+    for (const Instruction &I : *Blocks[b]) {
+      touch(idxOf(&I), Pos[&I]);
+      if (auto *Ph = dyn_cast<PHINode>(&I)) {
+        for (unsigned k = 0; k < Ph->getNumIncomingValues(); ++k)
+          touch(idxOf(Ph->getIncomingValue(k)), Range[Ph->getIncomingBlock(k)].second);
+        continue;
+      }
+      for (const llvm::Use &U : I.operands()) touch(idxOf(U.get()), Pos[&I]);
+    }
+    for (int v = In[b].find_first(); v >= 0; v = In[b].find_next(v)) touch(v, S);
+    for (int v = Out[b].find_first(); v >= 0; v = Out[b].find_next(v)) touch(v, E);
+  }
+  // linear scan; a slot is reused only after the previous value's end
+  // (strictly before the new value's start)
+  std::vector<unsigned> Order(NV);
+  for (unsigned v = 0; v < NV; ++v) Order[v] = v;
+  std::stable_sort(Order.begin() + NumArgs, Order.end(), [&](unsigned a, unsigned b) { return Lo[a] < Lo[b]; });
+  using Act = std::pair<unsigned, unsigned>; // (hi, value)
+  std::priority_queue<Act, std::vector<Act>, std::greater<Act>> Active;
+  std::map<unsigned, std::vector<int32_t>> Free;
+  for (unsigned k = 0; k < NV; ++k) {
+    unsigned v = Order[k];
+    while (!Active.empty() && Active.top().first < Lo[v] && k >= NumArgs) {
+      unsigned d = Active.top().second;
+      Active.pop();
+      Free[NS[d]].push_back(Base[Vals[d]]);
+    }
+    auto &FL = Free[NS[v]];
+    int32_t B;
+    if (k >= NumArgs && !FL.empty()) { B = FL.back(); FL.pop_back(); }
+    else B = slots(NS[v]);
+    Base[Vals[v]] = B;
+    Active.push({Hi[v], v});
+  }
+  return Error::success();
+}
+
+Error FnTranslator::run() {
+  FC.F = &F;
+  FC.name = F.getName().str();
+  PDT = std::make_unique<PostDominatorTree>(F);
+  if (Error E = assignSlots()) return E;
   Cur = nullptr;
   for (BasicBlock &BB : F) {
     BlockPc[&BB] = uint32_t(FC.code.size());
