@@ -148,8 +148,10 @@ void compileUncached(const char *text, size_t size, const ptxjit_options_s &o, P
     for (auto &[k, p] : o.kernelPolicy) lo.kernelPolicy[k] = toPolicy(p);
     lo.codeObjectVersion = o.cov;
     lo.warnWarpSize = o.warnWarpSize;
-    // A relocatable object is one codegen part (parts are only linked into code objects).
-    lo.threads = o.emit == PTXJIT_EMIT_OBJECT ? 1 : o.threads;
+    // A relocatable object or an assembly file is one codegen part (parts are
+    // only linked into code objects; concatenated per-part assembly would
+    // repeat the metadata block).
+    lo.threads = o.emit == PTXJIT_EMIT_OBJECT || o.emit == PTXJIT_EMIT_ASSEMBLY ? 1 : o.threads;
 
     llvm::LLVMContext actx;
     std::unique_ptr<llvm::Module> m;
