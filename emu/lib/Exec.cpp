@@ -818,7 +818,9 @@ St opWriteLane(Ctx &c, const Inst &I) {
   unsigned first = c.exec ? unsigned(__builtin_ctzll(c.exec)) : 0;
   unsigned sel = unsigned(L[first]) & (c.W - 1);
   uint64_t val = V[first];
-  for (unsigned l = 0; l < c.W; ++l) D[l] = O[l];
+  // v_writelane writes the selected lane even when EXEC disables it; other
+  // inactive lanes are left alone (their slot may hold another value).
+  forLanes(c, [&](unsigned l) { D[l] = O[l]; });
   D[sel] = val;
   return St::Next;
 }
