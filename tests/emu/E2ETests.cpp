@@ -169,6 +169,14 @@ TEST_P(E2E, PrintfThroughTheDeviceBuffer) {
   EXPECT_EQ(Printed, "t0 v=5 f=2.5 ok\nt1 v=5 f=2.5 ok\n");
 }
 
+TEST_P(E2E, DeviceMalloc) {
+  const int T = 96;
+  uint64_t out = up(std::vector<int>(T, 0));
+  ASSERT_OK(launch("use_malloc", {1}, {T}, {&out}));
+  auto O = down<int>(out, T);
+  for (int t = 0; t < T; ++t) ASSERT_EQ(O[t], 40 * t + 6) << t;
+}
+
 class E2EAssert : public E2E {
 protected:
   void SetUp() override { load("e2e_assert.ptx"); }

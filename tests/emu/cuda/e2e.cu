@@ -69,3 +69,14 @@ extern "C" __global__ void grid_sync(int *data, int *out, int n) {
   g.sync();
   if (i < n) out[i] = data[(i + 1) % n] + data[(i + n - 1) % n];
 }
+
+// device malloc/free through the launcher-provided heap
+extern "C" __global__ void use_malloc(int *out) {
+  int *p = (int *)malloc(4 * sizeof(int));
+  if (!p) { out[threadIdx.x] = -1; return; }
+  for (int k = 0; k < 4; ++k) p[k] = (int)threadIdx.x * 10 + k;
+  int s = 0;
+  for (int k = 0; k < 4; ++k) s += p[k];
+  out[threadIdx.x] = s;
+  free(p);
+}
