@@ -216,6 +216,38 @@ static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z,
   }
 }
 
+// f64 NaN results (H200): a NaN operand is propagated quieted, preferring the
+// operands in `order` (add/sub/mul/min/max: b then a; fma: b, c, a); a NaN
+// produced from non-NaN operands is 0xfff8000000000000.
+static Value *pickNaN64(FnCtx &fc, Value *r, std::initializer_list<Value *> order) {
+  auto &b = fc.b;
+  Type *i64 = b.getInt64Ty();
+  Value *res = ConstantFP::get(fc.mc.ctx, APFloat(APFloat::IEEEdouble(), APInt(64, 0xfff8000000000000ULL)));
+  std::vector<Value *> v(order);
+  for (auto it = v.rbegin(); it != v.rend(); ++it) {
+    Value *q = b.CreateBitCast(b.CreateOr(b.CreateBitCast(*it, i64), b.getInt64(1ULL << 51)), r->getType());
+    res = b.CreateSelect(b.CreateFCmpUNO(*it, *it), q, res);
+  }
+  return b.CreateSelect(b.CreateFCmpUNO(r, r), res, r);
+}
+
+// Tininess before rounding for .ftz (H200): a result that rounded up to the
+// smallest normal is still flushed when the exact value is below it; `wide`
+// is the operation evaluated in a wider type (exact or nearly so).
+static Value *ftzBeforeRounding(FnCtx &fc, Value *r, function_ref<Value *()> wide) {
+  auto &b = fc.b;
+  Type *t = r->getType();
+  if (t->isVectorTy() || t->isDoubleTy()) return r;
+  APFloat mn = APFloat::getSmallestNormalized(t->getFltSemantics());
+  Value *edge = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, r), ConstantFP::get(t, mn));
+  Value *w = wide();
+  bool lost;
+  mn.convert(w->getType()->getFltSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  Value *tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, w), ConstantFP::get(w->getType(), mn));
+  Value *zero = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(t, 0.0), r);
+  return b.CreateSelect(b.CreateAnd(edge, tiny), zero, r);
+}
+
 static FastMathFlags approxFlags() {
   FastMathFlags f;
   f.setApproxFunc();
@@ -237,9 +269,20 @@ static Value *in1(FnCtx &fc, const ptx::Instruction &in, unsigned i, ptx::Type t
   return v;
 }
 
+// NaN results of .approx operations (H200): 0x7fffffff for f32,
+// 0x7fffffff00000000 for f64.
+static Value *approxNaN(FnCtx &fc, Value *r) {
+  if (!r->getType()->isDoubleTy()) return fc.canonicalNaN(r);
+  Value *nan = ConstantFP::get(fc.mc.ctx, APFloat(APFloat::IEEEdouble(), APInt(64, 0x7fffffff00000000ULL)));
+  return fc.b.CreateSelect(fc.b.CreateFCmpUNO(r, r), nan, r);
+}
+
 static bool approxUnary(FnCtx &fc, const ptx::Instruction &in, ptx::Type t) {
   auto &b = fc.b;
   Value *x = in1(fc, in, 1, t);
+  // sin/cos/lg2/ex2.approx flush subnormal inputs even without .ftz (H200).
+  if (in.op == Opcode::Sin || in.op == Opcode::Cos || in.op == Opcode::Lg2 || in.op == Opcode::Ex2)
+    x = fc.flushDenorm(x);
   IRBuilder<>::FastMathFlagGuard guard(b);
   b.setFastMathFlags(approxFlags());
   Value *r = nullptr;
@@ -262,7 +305,7 @@ static bool approxUnary(FnCtx &fc, const ptx::Instruction &in, ptx::Type t) {
   }
   default: return fc.unsupported(in);
   }
-  fc.write(in.operands[0], finish(fc, in, r, false), t);
+  fc.write(in.operands[0], approxNaN(fc, finish(fc, in, r, false)), t);
   return true;
 }
 
@@ -278,6 +321,12 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     Value *r;
     if (rm != RoundingMode::NearestTiesToEven) r = directedBinary(fc, in.op, x, y, nullptr, rm);
     else r = in.op == Opcode::Add ? b.CreateFAdd(x, y) : in.op == Opcode::Sub ? b.CreateFSub(x, y) : b.CreateFMul(x, y);
+    if (t == ptx::Type::F64) r = pickNaN64(fc, r, {y, x});
+    if (in.has(Mod::Ftz))
+      r = ftzBeforeRounding(fc, r, [&]() -> Value * {
+        Value *a = b.CreateFPExt(x, b.getDoubleTy()), *c = b.CreateFPExt(y, b.getDoubleTy());
+        return in.op == Opcode::Add ? b.CreateFAdd(a, c) : in.op == Opcode::Sub ? b.CreateFSub(a, c) : b.CreateFMul(a, c);
+      });
     fc.write(ops[0], finish(fc, in, r), t);
     return true;
   }
@@ -286,6 +335,12 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     Value *x = in1(fc, in, 1, t), *y = in1(fc, in, 2, t), *z = in1(fc, in, 3, t);
     Value *r = rm != RoundingMode::NearestTiesToEven ? directedBinary(fc, Opcode::Fma, x, y, z, rm)
                                                      : fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
+    if (t == ptx::Type::F64) r = pickNaN64(fc, r, {y, z, x});
+    if (in.has(Mod::Ftz))
+      r = ftzBeforeRounding(fc, r, [&]() -> Value * {
+        Type *dt = b.getDoubleTy();
+        return fc.fpIntrinsic(Intrinsic::fma, {b.CreateFPExt(x, dt), b.CreateFPExt(y, dt), b.CreateFPExt(z, dt)});
+      });
     fc.write(ops[0], finish(fc, in, r), t);
     return true;
   }
@@ -296,10 +351,14 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       // div.approx.f32: x * (1/y); PTX bounds: 2 ulp for |y| in [2^-126, 2^126].
       IRBuilder<>::FastMathFlagGuard guard(b);
       b.setFastMathFlags(approxFlags());
-      r = b.CreateFDiv(x, y);
+      r = approxNaN(fc, b.CreateFDiv(x, y));
     } else {
       // div.full.f32 (2 ulp) is given the correctly rounded result, which is inside its bound.
       r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(x, y) : directedBinary(fc, Opcode::Div, x, y, nullptr, rm);
+      if (in.has(Mod::Ftz))
+        r = ftzBeforeRounding(fc, r, [&]() -> Value * {
+          return b.CreateFDiv(b.CreateFPExt(x, b.getDoubleTy()), b.CreateFPExt(y, b.getDoubleTy()));
+        });
     }
     fc.write(ops[0], finish(fc, in, r, !in.has(Mod::Approx)), t);
     return true;
@@ -311,7 +370,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     if (in.has(Mod::Approx)) {
       IRBuilder<>::FastMathFlagGuard guard(b);
       b.setFastMathFlags(approxFlags());
-      r = b.CreateFDiv(one, x);
+      r = approxNaN(fc, b.CreateFDiv(one, x));
     } else {
       r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(one, x) : directedBinary(fc, Opcode::Div, one, x, nullptr, rm);
     }
@@ -324,7 +383,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     if (in.has(Mod::Approx)) {
       IRBuilder<>::FastMathFlagGuard guard(b);
       b.setFastMathFlags(approxFlags());
-      r = fc.fpIntrinsic(Intrinsic::sqrt, {x});
+      r = approxNaN(fc, fc.fpIntrinsic(Intrinsic::sqrt, {x}));
     } else {
       r = rm == RoundingMode::NearestTiesToEven ? fc.fpIntrinsic(Intrinsic::sqrt, {x}) : directedBinary(fc, Opcode::Sqrt, x, nullptr, nullptr, rm);
     }
@@ -355,6 +414,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     } else {
       r = fc.canonicalNaN(fc.fpIntrinsic(mx ? Intrinsic::maximumnum : Intrinsic::minimumnum, {x, y}));
     }
+    if (t == ptx::Type::F64) r = pickNaN64(fc, r, {y, x});
     if (in.has(Mod::Ftz)) r = fc.flushDenorm(r);
     fc.write(ops[0], r, t);
     return true;
@@ -363,6 +423,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     Value *x = in1(fc, in, 1, t);
     Value *r = in.op == Opcode::Abs ? b.CreateUnaryIntrinsic(Intrinsic::fabs, x) : b.CreateFNeg(x);
     if (in.has(Mod::Ftz)) r = fc.flushDenorm(r);
+    if (t == ptx::Type::F64) r = pickNaN64(fc, r, {x}); // NaN: quieted, sign kept (H200)
     fc.write(ops[0], fc.canonicalNaN(r), t); // abs/neg.f32 of NaN -> 0x7fffffff on NVIDIA
     return true;
   }
@@ -379,7 +440,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     else if (hasModNamed(in, "infinite")) mask = fcInf;
     else if (hasModNamed(in, "number")) mask = ~fcNan & fcAllFlags;
     else if (hasModNamed(in, "notanumber")) mask = fcNan;
-    else if (hasModNamed(in, "normal")) mask = fcNormal;
+    else if (hasModNamed(in, "normal")) mask = fcNormal | fcZero; // zero counts as normal (H200)
     else if (hasModNamed(in, "subnormal")) mask = fcSubnormal;
     else return fc.unsupported(in, "unknown testp operation");
     Value *r = b.CreateIntrinsic(Intrinsic::is_fpclass, {x->getType()}, {x, b.getInt32(mask)});

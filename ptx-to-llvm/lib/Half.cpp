@@ -21,8 +21,54 @@ namespace ptx2llvm {
 static Value *relu(FnCtx &fc, Value *r) {
   // .relu: negative results become +0, NaN stays (canonical) NaN.
   Value *zero = Constant::getNullValue(r->getType());
-  Value *neg = fc.b.CreateFCmpOLT(r, zero);
+  Value *neg = fc.b.CreateFCmpOLE(r, zero); // -0 -> +0 too (H200)
   return fc.b.CreateSelect(neg, zero, r);
+}
+
+// Correctly rounded (nearest-even) value of hi + lo (f64, hi exact product or
+// operand) in the 16-bit type `to`: TwoSum error, round-to-odd in f64 (53 >=
+// 8 + 2 bits, so the final rounding cannot double-round), then fptrunc.
+// Used for bf16 add/sub/fma, which LLVM may otherwise evaluate in f32 and
+// round twice.
+static Value *roundViaOdd(FnCtx &fc, Value *hi, Value *lo, Type *to) {
+  auto &b = fc.b;
+  Value *s = b.CreateFAdd(hi, lo);
+  Value *bb = b.CreateFSub(s, hi);
+  Value *err = b.CreateFAdd(b.CreateFSub(hi, b.CreateFSub(s, bb)), b.CreateFSub(lo, bb));
+  Type *i64 = b.getInt64Ty();
+  Value *bits = b.CreateBitCast(s, i64);
+  Value *even = b.CreateICmpEQ(b.CreateAnd(bits, b.getInt64(1)), b.getInt64(0));
+  Value *inexact = b.CreateFCmpONE(err, ConstantFP::get(s->getType(), 0.0));
+  Value *finite = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, s), ConstantFP::getInfinity(s->getType()));
+  // Toward err: magnitude +1 if err has s's sign, else -1 (s != 0 when inexact).
+  Value *sameSign = b.CreateICmpEQ(b.CreateICmpSLT(bits, b.getInt64(0)), b.CreateFCmpOLT(err, ConstantFP::get(s->getType(), 0.0)));
+  Value *stepped = b.CreateSelect(sameSign, b.CreateAdd(bits, b.getInt64(1)), b.CreateSub(bits, b.getInt64(1)));
+  Value *odd = b.CreateSelect(b.CreateAnd(b.CreateAnd(even, inexact), finite), stepped, bits);
+  return b.CreateFPTrunc(b.CreateBitCast(odd, s->getType()), to);
+}
+
+static Value *bf16Exact(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z) {
+  auto &b = fc.b;
+  Type *t = x->getType();
+  if (auto *vt = dyn_cast<FixedVectorType>(t)) {
+    Value *r = PoisonValue::get(t);
+    for (unsigned i = 0; i < vt->getNumElements(); ++i)
+      r = b.CreateInsertElement(r, bf16Exact(fc, op, b.CreateExtractElement(x, i), b.CreateExtractElement(y, i),
+                                             z ? b.CreateExtractElement(z, i) : nullptr), i);
+    return r;
+  }
+  Type *dt = b.getDoubleTy();
+  Value *a = b.CreateFPExt(x, dt), *c = b.CreateFPExt(y, dt);
+  Value *r;
+  if (op == Opcode::Add) r = roundViaOdd(fc, a, c, t);
+  else if (op == Opcode::Sub) r = roundViaOdd(fc, a, b.CreateFNeg(c), t);
+  else r = roundViaOdd(fc, b.CreateFMul(a, c), b.CreateFPExt(z, dt), t); // product exact
+  // Signed zeros and special values: the plain operation is exact there.
+  Value *plain = op == Opcode::Add ? b.CreateFAdd(x, y) : op == Opcode::Sub ? b.CreateFSub(x, y)
+                                                        : fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
+  Value *special = b.CreateOr(b.CreateFCmpOEQ(r, ConstantFP::get(t, 0.0)),
+                              b.CreateFCmpUEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, r), ConstantFP::getInfinity(t)));
+  return b.CreateSelect(special, plain, r);
 }
 
 bool translateHalf(FnCtx &fc, const ptx::Instruction &in) {
@@ -42,19 +88,32 @@ bool translateHalf(FnCtx &fc, const ptx::Instruction &in) {
     fc.write(ops[0], r, t);
     return true;
   };
+  bool bf = t == ptx::Type::BF16 || t == ptx::Type::BF16x2;
   RoundingMode rm = fc.rounding(in);
   if (rm != RoundingMode::NearestTiesToEven)
     return fc.unsupported(in, "only .rn rounding exists for 16-bit float arithmetic");
   switch (in.op) {
-  case Opcode::Add: { Value *x = rd(1), *y = rd(2); return done(b.CreateFAdd(x, y)); }
-  case Opcode::Sub: { Value *x = rd(1), *y = rd(2); return done(b.CreateFSub(x, y)); }
-  case Opcode::Mul: { Value *x = rd(1), *y = rd(2); return done(b.CreateFMul(x, y)); }
+  case Opcode::Add: { Value *x = rd(1), *y = rd(2); return done(bf ? bf16Exact(fc, Opcode::Add, x, y, nullptr) : b.CreateFAdd(x, y)); }
+  case Opcode::Sub: { Value *x = rd(1), *y = rd(2); return done(bf ? bf16Exact(fc, Opcode::Sub, x, y, nullptr) : b.CreateFSub(x, y)); }
+  case Opcode::Mul: {
+    Value *x = rd(1), *y = rd(2);
+    Value *r = b.CreateFMul(x, y);
+    if (ftz && !bf && !r->getType()->isVectorTy()) {
+      // tininess before rounding (H200): the exact product decides the flush
+      Type *ft = b.getFloatTy();
+      Value *w = b.CreateFMul(b.CreateFPExt(x, ft), b.CreateFPExt(y, ft)); // exact
+      Value *edge = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, r), ConstantFP::get(r->getType(), 0x1p-14));
+      Value *tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, w), ConstantFP::get(ft, 0x1p-14));
+      r = b.CreateSelect(b.CreateAnd(edge, tiny), b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(r->getType(), 0.0), r), r);
+    }
+    return done(r);
+  }
   case Opcode::Fma: case Opcode::Mad: {
     Value *x = rd(1), *y = rd(2), *z = rd(3);
-    return done(fc.fpIntrinsic(Intrinsic::fma, {x, y, z}));
+    return done(bf ? bf16Exact(fc, Opcode::Fma, x, y, z) : fc.fpIntrinsic(Intrinsic::fma, {x, y, z}));
   }
-  case Opcode::Neg: { fc.write(ops[0], b.CreateFNeg(rd(1)), t); return true; }
-  case Opcode::Abs: { fc.write(ops[0], b.CreateUnaryIntrinsic(Intrinsic::fabs, rd(1)), t); return true; }
+  case Opcode::Neg: { fc.write(ops[0], fc.canonicalNaN(b.CreateFNeg(rd(1))), t); return true; }
+  case Opcode::Abs: { fc.write(ops[0], fc.canonicalNaN(b.CreateUnaryIntrinsic(Intrinsic::fabs, rd(1))), t); return true; }
   case Opcode::Min: case Opcode::Max: {
     bool mx = in.op == Opcode::Max;
     Value *x = rd(1), *y = rd(2);
