@@ -177,6 +177,30 @@ TEST_P(E2E, DeviceMalloc) {
   for (int t = 0; t < T; ++t) ASSERT_EQ(O[t], 40 * t + 6) << t;
 }
 
+class E2ECub : public E2E {
+protected:
+  void SetUp() override { load("e2e_cub.ptx"); }
+};
+
+TEST_P(E2ECub, BlockReduceAndScan) {
+  const int G = 5, T = 128, N = G * T;
+  std::vector<int> In(N);
+  std::mt19937 R(11);
+  for (auto &x : In) x = int(R() % 1000) - 300;
+  uint64_t in = up(In), sums = up(std::vector<int>(G, 0)), scan = up(std::vector<int>(N, 0));
+  ASSERT_OK(launch("cub_block_sum_scan", {G}, {T}, {&in, &sums, &scan}));
+  auto S = down<int>(sums, G);
+  auto X = down<int>(scan, N);
+  for (int g = 0; g < G; ++g) {
+    int run = 0;
+    for (int t = 0; t < T; ++t) {
+      ASSERT_EQ(X[g * T + t], run) << g << "," << t;
+      run += In[g * T + t];
+    }
+    EXPECT_EQ(S[g], run) << g;
+  }
+}
+
 class E2EAssert : public E2E {
 protected:
   void SetUp() override { load("e2e_assert.ptx"); }
@@ -211,6 +235,7 @@ const auto AllTargets =
     ::testing::Values(Target{"gfx1100", amdgpulower::WarpPolicy::Pack, "gfx1100", 32},
                       Target{"gfx90a", amdgpulower::WarpPolicy::Pack, "gfx90a_pack", 64},
                       Target{"gfx90a", amdgpulower::WarpPolicy::Pad, "gfx90a_pad", 64});
+INSTANTIATE_TEST_SUITE_P(Targets, E2ECub, AllTargets, [](const auto &I) { return std::string(I.param.name); });
 INSTANTIATE_TEST_SUITE_P(Targets, E2EAssert, AllTargets, [](const auto &I) { return std::string(I.param.name); });
 INSTANTIATE_TEST_SUITE_P(Targets, E2E,
                          ::testing::Values(Target{"gfx1100", amdgpulower::WarpPolicy::Pack, "gfx1100", 32},
