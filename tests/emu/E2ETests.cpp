@@ -177,6 +177,23 @@ TEST_P(E2E, DeviceMalloc) {
   for (int t = 0; t < T; ++t) ASSERT_EQ(O[t], 40 * t + 6) << t;
 }
 
+TEST_P(E2E, ChainedScanSpinsBetweenWorkgroups) {
+  const int G = 200, T = 64, N = G * T;
+  std::vector<int> In(N);
+  std::mt19937 R(5);
+  for (auto &x : In) x = int(R() % 20);
+  uint64_t in = up(In), out = up(std::vector<int>(N, -1)), flags = up(std::vector<int>(G, 0)),
+           agg = up(std::vector<int>(G, 0));
+  int n = N;
+  ASSERT_OK(launch("chained_scan", {G}, {T}, {&in, &out, &flags, &agg, &n}));
+  auto O = down<int>(out, N);
+  int run = 0;
+  for (int g = 0; g < G; ++g) {
+    for (int t = 0; t < T; ++t) ASSERT_EQ(O[g * T + t], run) << g;
+    for (int t = 0; t < T; ++t) run += In[g * T + t];
+  }
+}
+
 class E2ECub : public E2E {
 protected:
   void SetUp() override { load("e2e_cub.ptx"); }

@@ -80,3 +80,28 @@ extern "C" __global__ void use_malloc(int *out) {
   out[threadIdx.x] = s;
   free(p);
 }
+
+// Chained (decoupled look-back style) scan: block g spins on block g-1's flag
+// with __nanosleep; needs forward progress between workgroups.
+extern "C" __global__ void chained_scan(const int *in, int *out, volatile int *flags, int *agg, int n) {
+  __shared__ int total, excl;
+  int g = blockIdx.x, t = threadIdx.x, i = g * blockDim.x + t;
+  if (t == 0) total = 0;
+  __syncthreads();
+  atomicAdd(&total, i < n ? in[i] : 0);
+  __syncthreads();
+  if (t == 0) {
+    int e = 0;
+    if (g > 0) {
+      while (atomicAdd((int *)&flags[g - 1], 0) == 0) __nanosleep(100);
+      __threadfence();
+      e = agg[g - 1];
+    }
+    agg[g] = e + total;
+    __threadfence();
+    atomicExch((int *)&flags[g], 1);
+    excl = e;
+  }
+  __syncthreads();
+  if (i < n) out[i] = excl;
+}
