@@ -64,12 +64,27 @@ bool ensurePriv(Wave &Wv, unsigned W, uint32_t Need) {
 }
 
 // ---- address resolution ---------------------------------------------------------------
-inline uint8_t *memGlobal(Ctx &c, uint64_t a, uint64_t sz) {
-  if (a >= c.cacheLo && a + sz <= c.cacheHi && a + sz >= a) return c.arenaHost + (a - GlobalBase);
+/// Makes [a, a+sz) the most recent cached allocation; false if it is not
+/// inside one live allocation.
+inline bool cacheGlobal(Ctx &c, uint64_t a, uint64_t sz) {
+  if (a + sz < a) return false;
+  if (a >= c.cacheLo && a + sz <= c.cacheHi) return true;
+  if (a >= c.cache2Lo && a + sz <= c.cache2Hi) {
+    std::swap(c.cacheLo, c.cache2Lo);
+    std::swap(c.cacheHi, c.cache2Hi);
+    return true;
+  }
   uint64_t lo, hi;
-  if (!c.L->arena->lookup(a, sz, lo, hi)) return nullptr;
+  if (!c.L->arena->lookup(a, sz, lo, hi)) return false;
+  c.cache2Lo = c.cacheLo;
+  c.cache2Hi = c.cacheHi;
   c.cacheLo = lo;
   c.cacheHi = hi;
+  return true;
+}
+inline uint8_t *memGlobal(Ctx &c, uint64_t a, uint64_t sz) {
+  if (a >= c.cacheLo && a + sz <= c.cacheHi && a + sz >= a) return c.arenaHost + (a - GlobalBase);
+  if (!cacheGlobal(c, a, sz)) return nullptr;
   return c.arenaHost + (a - GlobalBase);
 }
 inline uint8_t *memLDS(Ctx &c, uint64_t a, uint64_t sz) {
@@ -119,12 +134,7 @@ template <AS A, unsigned N> inline uint8_t *fullWaveGlobal(Ctx &c, const uint64_
       hi = a > hi ? a : hi;
     }
     if (A == AS::Flat && hi >= SharedApertureBase) return nullptr;
-    if (lo < c.cacheLo || hi + N > c.cacheHi || hi + N < hi) {
-      uint64_t L0, H0;
-      if (!c.L->arena->lookup(lo, 1, L0, H0) || hi + N > H0 || hi + N < hi) return nullptr;
-      c.cacheLo = L0;
-      c.cacheHi = H0;
-    }
+    if (hi + N < hi || !cacheGlobal(c, lo, hi + N - lo)) return nullptr;
     return c.arenaHost - GlobalBase;
   }
 }

@@ -201,6 +201,7 @@ struct Ctx {
   uint32_t pc = 0;
   // global-memory lookup cache: [cacheLo, cacheHi) in device addresses
   uint64_t cacheLo = 1, cacheHi = 0;
+  uint64_t cache2Lo = 1, cache2Hi = 0; // second most recent allocation
   uint8_t *arenaHost = nullptr;
   uint64_t laneInstrs = 0;
   uint64_t waveInstrs = 0;
