@@ -142,6 +142,18 @@ Handler constrainedCast(unsigned Opc, VK From, VK To) {
   }
   bool S = Opc == Instruction::SIToFP;
   unsigned FB = vkBits(From);
+  if (FB < 32) {
+    // narrow sources: exact in both float and double, so rounding is moot
+    if (To == VK::F32)
+      return S ? (FB == 16 ? R1(return fromF32(float(int16_t(x)));) : FB == 8 ? R1(return fromF32(float(int8_t(x)));)
+                                                                   : R1(return fromF32((x & 1) ? -1.0f : 0.0f);))
+               : R1(return fromF32(float(x)););
+    if (To == VK::F64)
+      return S ? (FB == 16 ? R1(return fromF64(double(int16_t(x)));) : FB == 8 ? R1(return fromF64(double(int8_t(x)));)
+                                                                   : R1(return fromF64((x & 1) ? -1.0 : 0.0);))
+               : R1(return fromF64(double(x)););
+    return nullptr;
+  }
   if (To == VK::F32) {
     if (S) return FB == 64 ? R1(volatile float r = float(int64_t(x)); return fromF32(r);)
                            : R1(volatile float r = float(int32_t(uint32_t(x))); return fromF32(r););
