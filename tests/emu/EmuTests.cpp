@@ -332,6 +332,16 @@ TEST_F(EmuIR, AllOnesConstants) {
   EXPECT_EQ(download<uint64_t>(*Dev, out, 3), (std::vector<uint64_t>{999, 998, ~uint64_t(1000)}));
 }
 
+TEST_F(EmuIR, ConstrainedRoundingModes) {
+  uint64_t out = upload(*Dev, std::vector<uint32_t>(4, 0));
+  LaunchConfig C;
+  void *Args[] = {&out};
+  ASSERT_OK(Dev->launch(*Mod, "rounding", C, Args));
+  // 1 + 2^-24 is halfway between 1 and 1 + 2^-23
+  EXPECT_EQ(download<uint32_t>(*Dev, out, 4),
+            (std::vector<uint32_t>{0x3f800001u, 0x3f800000u, 0x3f800000u, 0xbf800000u}));
+}
+
 TEST_F(EmuIR, FlatAddressesIntoLds) {
   const int N = 64;
   uint64_t out = upload(*Dev, std::vector<int>(N, 0));

@@ -160,5 +160,23 @@ define amdgpu_kernel void @consts(ptr addrspace(1) %out, i64 %x) #0 {
   ret void
 }
 
+declare float @llvm.experimental.constrained.fadd.f32(float, float, metadata, metadata)
+
+define amdgpu_kernel void @rounding(ptr addrspace(1) %out) #2 {
+  %up = call float @llvm.experimental.constrained.fadd.f32(float 1.0, float 0x3E70000000000000, metadata !"round.upward", metadata !"fpexcept.ignore") #2
+  %dn = call float @llvm.experimental.constrained.fadd.f32(float 1.0, float 0x3E70000000000000, metadata !"round.downward", metadata !"fpexcept.ignore") #2
+  %ne = call float @llvm.experimental.constrained.fadd.f32(float 1.0, float 0x3E70000000000000, metadata !"round.tonearest", metadata !"fpexcept.ignore") #2
+  %tz = call float @llvm.experimental.constrained.fadd.f32(float -1.0, float 0xBE70000000000000, metadata !"round.towardzero", metadata !"fpexcept.ignore") #2
+  store float %up, ptr addrspace(1) %out, align 4
+  %p1 = getelementptr inbounds float, ptr addrspace(1) %out, i64 1
+  store float %dn, ptr addrspace(1) %p1, align 4
+  %p2 = getelementptr inbounds float, ptr addrspace(1) %out, i64 2
+  store float %ne, ptr addrspace(1) %p2, align 4
+  %p3 = getelementptr inbounds float, ptr addrspace(1) %out, i64 3
+  store float %tz, ptr addrspace(1) %p3, align 4
+  ret void
+}
+
 attributes #0 = { "target-cpu"="gfx1100" }
+attributes #2 = { strictfp "target-cpu"="gfx1100" }
 attributes #1 = { "target-cpu"="gfx90a" "ptx2amd.wave-size"="64" "ptx2amd.warp-policy"="pad" }
