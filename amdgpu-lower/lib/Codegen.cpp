@@ -17,6 +17,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -38,6 +39,13 @@ void LLVMInitializeAMDGPUAsmParser();
 
 namespace amdgpulower {
 
+// One-time target setup. Besides registering the AMDGPU target this turns
+// off AMDGPUPromoteAlloca's "promote private arrays to LDS": it grows a
+// kernel's static LDS behind the PTX declarations' back, so less is left for
+// the dynamic shared memory a CUDA launch asks for (the optimiser cannot
+// know that size) and the metadata no longer equals the PTX .shared size.
+// Promotion to vector registers stays on. The option is process-wide; it is
+// set once, before any compilation, and never changed.
 static void initAMDGPU() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -46,6 +54,10 @@ static void initAMDGPU() {
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
     LLVMInitializeAMDGPUAsmParser();
+    auto &opts = llvm::cl::getRegisteredOptions();
+    auto it = opts.find("disable-promote-alloca-to-lds");
+    if (it != opts.end())
+      if (auto *o = static_cast<llvm::cl::opt<bool> *>(it->second)) o->setValue(true);
   });
 }
 

@@ -71,8 +71,11 @@ def parse_ptx(text):
             i += 1
         body = text[m.end():i]
         shared = 0
-        for sm in re.finditer(r'^\s*\.shared\s+\.align\s+(\d+)\s+\.(\w+)\s+[\w$]+\[(\d+)\]', body, re.M):
-            shared = align_to(shared, int(sm.group(1))) + TYPE_BYTES[sm.group(2)] * int(sm.group(3))
+        for sm in re.finditer(r'^\s*\.shared\s+(?:\.align\s+(\d+)\s+)?\.(\w+)\s+[\w$]+(?:\[(\d+)\])?\s*;',
+                              body, re.M):
+            elem = TYPE_BYTES[sm.group(2)]
+            align = int(sm.group(1)) if sm.group(1) else elem
+            shared = align_to(shared, align) + elem * (int(sm.group(3)) if sm.group(3) else 1)
         sw_barrier = bool(re.search(r'\b(bar|barrier)(\.cta)?\.(red|arrive)\b', body) or
                           re.search(r'\b(bar|barrier)(\.cta)?\.sync(\.aligned)?\s+([1-9]|\d+\s*,)', body))
         if sw_barrier:
