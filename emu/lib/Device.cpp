@@ -258,6 +258,10 @@ Expected<KernelInfo> emu::Module::kernel(StringRef Name) const {
     }
   K.explicitKernargBytes = Explicit;
   K.staticLdsBytes = Img->staticLds;
+  if (auto It = Img->byFunc.find(F); It != Img->byFunc.end()) {
+    K.registerSlots = It->second->numSlots;
+    K.ssaValues = It->second->numValueSlots;
+  }
   return K;
 }
 std::vector<std::string> emu::Module::kernelNames() const {

@@ -111,6 +111,7 @@ struct FuncCode {
   std::vector<PrintfInfo> printfs;
   std::vector<uint64_t> constPool;   // broadcast to 64 lanes: [i*64 + lane]
   unsigned numSlots = 0;
+  unsigned numValueSlots = 0; // sum over SSA values (without sharing)
   unsigned numParamSlots = 0;
   unsigned retSlots = 0;
   uint32_t frameBytes = 0;           // static private frame (allocas)

@@ -452,6 +452,7 @@ Error FnTranslator::assignSlots() {
     FC.retSlots = *N;
   }
   const size_t NV = Vals.size();
+  for (size_t v = 0; v < NV; ++v) FC.numValueSlots += NS[v];
   static const bool NoReuse = [] { const char *E = getenv("EMU_NO_SLOT_REUSE"); return E && E[0] == '1'; }();
   if (NoReuse) {
     for (size_t v = 0; v < NV; ++v) Base[Vals[v]] = slots(NS[v]);

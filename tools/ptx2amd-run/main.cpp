@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -158,7 +159,14 @@ int main(int argc, char **argv) {
   auto Mod = (*Dev)->loadModule(std::move(*M), std::move(Ctx));
   if (!Mod) die(llvm::toString(Mod.takeError()));
   if (Check) {
-    printf("%s: %zu kernels load on emu for %s\n", File.c_str(), (*Mod)->kernelNames().size(), Arch.c_str());
+    uint32_t MaxSlots = 0, MaxValues = 0;
+    for (auto &N : (*Mod)->kernelNames())
+      if (auto K = (*Mod)->kernel(N)) {
+        MaxSlots = std::max(MaxSlots, K->registerSlots);
+        MaxValues = std::max(MaxValues, K->ssaValues);
+      } else llvm::consumeError(K.takeError());
+    printf("%s: %zu kernels load on emu for %s (largest kernel frame: %u register slots for %u SSA value slots)\n",
+           File.c_str(), (*Mod)->kernelNames().size(), Arch.c_str(), MaxSlots, MaxValues);
     return 0;
   }
   auto KI = (*Mod)->kernel(Kernel);

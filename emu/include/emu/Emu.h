@@ -90,6 +90,10 @@ struct KernelInfo {
   std::vector<uint32_t> argSizes, argOffsets;
   uint32_t explicitKernargBytes = 0; ///< including a pad block-dim argument
   uint32_t staticLdsBytes = 0;
+  /// Register slots of the kernel's frame (each holds one 64-bit value per
+  /// lane); a wave's register file is registerSlots * waveSize * 8 bytes.
+  uint32_t registerSlots = 0;
+  uint32_t ssaValues = 0; ///< slots before live-range sharing
 };
 
 class Device;
