@@ -98,10 +98,11 @@ static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT d
   } else {
     r = narrowFloat(fc, x, to, rm);
   }
-  if (in.has(Mod::Ftz) && (to->isFloatTy() || to->isHalfTy())) r = fc.flushDenorm(r);
-  if (in.has(Mod::Relu)) {
+  // .ftz flushes an f32 result only (cvt.ftz.f16.f32 keeps f16 subnormals, H200).
+  if (in.has(Mod::Ftz) && to->isFloatTy()) r = fc.flushDenorm(r);
+  if (in.has(Mod::Relu)) { // negative results and -0 become +0
     Value *zero = Constant::getNullValue(to);
-    r = b.CreateSelect(b.CreateFCmpOLT(r, zero), zero, r);
+    r = b.CreateSelect(b.CreateFCmpOLE(r, zero), zero, r);
   }
   if (in.has(Mod::Satfinite)) r = satFinite(fc, r);
   // NaN results: canonical for results in f16/bf16, for f16 -> f32 and for
@@ -109,7 +110,8 @@ static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT d
   llvm::Type *from = x->getType();
   bool keepPayload = (from->isFloatTy() && to->isDoubleTy()) || (from->isDoubleTy() && to->isFloatTy()) ||
                      (from->isBFloatTy() && (to->isFloatTy() || to->isDoubleTy())) ||
-                     (from->isDoubleTy() && to->isDoubleTy()) || (from->isHalfTy() && to->isDoubleTy());
+                     (from->isDoubleTy() && to->isDoubleTy()) || (from->isHalfTy() && to->isDoubleTy()) ||
+                     (from->isDoubleTy() && (to->isHalfTy() || to->isBFloatTy())); // payload truncated
   if (in.has(Mod::Sat)) r = fc.saturate01(r);
   else if (!keepPayload) r = fc.canonicalNaN(r);
   return r;
@@ -142,6 +144,11 @@ bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
     x = roundIntegral(fc, x, rm);
     llvm::Type *it = fc.intTy(ptx::typeBits(dt));
     Value *r = b.CreateIntrinsic(ptx::isSigned(dt) ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat, {it, x->getType()}, {x});
+    // NaN (H200): 0 for f16/bf16/f32 sources into <= 32 bits; the destination's
+    // sign-bit pattern (0x80.., i.e. INT_MIN) for f64 sources and 64-bit results.
+    unsigned db = ptx::typeBits(dt);
+    if (st == PT::F64 || db == 64)
+      r = b.CreateSelect(b.CreateFCmpUNO(x, x), ConstantInt::get(it, APInt::getSignMask(db)), r);
     fc.write(ops[0], r, dt);
     return true;
   }
@@ -176,8 +183,13 @@ bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
   // Float -> float.
   if (isScalarFloat(dt) && isScalarFloat(st)) {
     Value *x = fc.read(ops[1], st);
-    if (in.has(Mod::Ftz) && (st == PT::F32 || st == PT::F16)) x = fc.flushDenorm(x);
-    fc.write(ops[0], floatToFloat(fc, in, x, dt, rm, intRound), dt);
+    // .ftz (H200): flushes f32 inputs except when converting to f16 (and never
+    // f16 inputs), and makes f32/bf16 NaN inputs the canonical NaN.
+    if (in.has(Mod::Ftz) && st == PT::F32 && dt != PT::F16) x = fc.flushDenorm(x);
+    if (in.has(Mod::Ftz) && st == PT::F32) x = fc.canonicalNaN(x);
+    Value *r = floatToFloat(fc, in, x, dt, rm, intRound);
+    if (in.has(Mod::Ftz) && st == PT::BF16) r = fc.canonicalNaN(r);
+    fc.write(ops[0], r, dt);
     return true;
   }
   // f32 pair -> f16x2 / bf16x2: d.hi = cvt(a), d.lo = cvt(b).
