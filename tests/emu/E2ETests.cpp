@@ -218,6 +218,51 @@ TEST_P(E2ECub, BlockReduceAndScan) {
   }
 }
 
+class E2ECubScan : public E2E {
+protected:
+  void SetUp() override { load("e2e_cub_scan.ptx"); }
+  std::string find(const std::string &Part) {
+    for (auto &N : Mod->kernelNames())
+      if (N.find(Part) != std::string::npos) return N;
+    return "";
+  }
+};
+
+// CUB's single-pass scan: every tile waits for its predecessors' published
+// aggregates (decoupled look-back), so this only finishes with forward
+// progress between workgroups. 100k elements.
+TEST_P(E2ECubScan, DecoupledLookBackInclusiveSum) {
+  std::string InitK = find("DeviceScanInitKernel"), ScanK = find("DeviceScanKernel");
+  ASSERT_FALSE(InitK.empty());
+  ASSERT_FALSE(ScanK.empty());
+  const int N = 100000, TileItems = 128 * 15; // sm_75 policy: 128 threads x 15 items
+  int Tiles = (N + TileItems - 1) / TileItems;
+  std::vector<int> In(N);
+  std::mt19937 R(9);
+  for (auto &x : In) x = int(R() % 100) - 40;
+  uint64_t in = up(In), out = up(std::vector<int>(N, 0)), desc = up(std::vector<uint64_t>(Tiles + 32, 0));
+  {
+    LaunchConfig C;
+    C.grid = {uint32_t((Tiles + 127) / 128)};
+    C.block = {128};
+    std::vector<void *> A = {&desc, &Tiles};
+    ASSERT_OK(Dev->launch(*Mod, InitK, C, A.data()));
+  }
+  uint32_t Start = 0, Num = N;
+  uint64_t Op = 0, Init = 0;
+  LaunchConfig C;
+  C.grid = {uint32_t(Tiles)};
+  C.block = {128};
+  std::vector<void *> A = {&in, &out, &desc, &Start, &Op, &Init, &Num};
+  ASSERT_OK(Dev->launch(*Mod, ScanK, C, A.data()));
+  auto O = down<int>(out, N);
+  int run = 0;
+  for (int i = 0; i < N; ++i) {
+    run += In[i];
+    ASSERT_EQ(O[i], run) << i;
+  }
+}
+
 class E2EAssert : public E2E {
 protected:
   void SetUp() override { load("e2e_assert.ptx"); }
@@ -252,6 +297,7 @@ const auto AllTargets =
     ::testing::Values(Target{"gfx1100", amdgpulower::WarpPolicy::Pack, "gfx1100", 32},
                       Target{"gfx90a", amdgpulower::WarpPolicy::Pack, "gfx90a_pack", 64},
                       Target{"gfx90a", amdgpulower::WarpPolicy::Pad, "gfx90a_pad", 64});
+INSTANTIATE_TEST_SUITE_P(Targets, E2ECubScan, AllTargets, [](const auto &I) { return std::string(I.param.name); });
 INSTANTIATE_TEST_SUITE_P(Targets, E2ECub, AllTargets, [](const auto &I) { return std::string(I.param.name); });
 INSTANTIATE_TEST_SUITE_P(Targets, E2EAssert, AllTargets, [](const auto &I) { return std::string(I.param.name); });
 INSTANTIATE_TEST_SUITE_P(Targets, E2E,
