@@ -130,7 +130,7 @@ Expected<emu::Module *> Device::loadModule(std::unique_ptr<llvm::Module> M, std:
   Img->M = std::move(M);
   if (Error E = translateModule(*Img, *P->A)) {
     for (uint64_t A : Img->allocations) consumeError(P->A->free(A));
-    return std::move(E);
+    return E;
   }
   P->Images.push_back(std::move(Img));
   P->Modules.push_back(std::unique_ptr<emu::Module>(new emu::Module(P->Images.back().get())));

@@ -106,15 +106,6 @@ template <AS A> inline uint8_t *mem(Ctx &c, uint64_t a, uint64_t sz, unsigned la
     return memGlobal(c, a, sz);
   }
 }
-uint8_t *memAny(Ctx &c, AS A, uint64_t a, uint64_t sz, unsigned lane) {
-  switch (A) {
-  case AS::Global: return mem<AS::Global>(c, a, sz, lane);
-  case AS::LDS: return mem<AS::LDS>(c, a, sz, lane);
-  case AS::Private: return mem<AS::Private>(c, a, sz, lane);
-  case AS::Flat: return mem<AS::Flat>(c, a, sz, lane);
-  }
-  return nullptr;
-}
 template <AS A> inline uint64_t addrOf(uint64_t p, int64_t off) {
   if constexpr (A == AS::LDS || A == AS::Private) return uint32_t(p + uint64_t(off));
   else return p + uint64_t(off);

@@ -140,7 +140,7 @@ public:
   }
   Expected<unsigned> leafCount(Type *T) {
     std::vector<Leaf> L;
-    if (Error E = leaves(T, 0, L)) return std::move(E);
+    if (Error E = leaves(T, 0, L)) return E;
     return unsigned(L.size());
   }
 
@@ -323,7 +323,7 @@ private:
       auto It = ConstLeaves.find(C);
       if (It == ConstLeaves.end()) {
         std::vector<uint64_t> L;
-        if (Error E = MT.constLeaves(C, L)) return std::move(E);
+        if (Error E = MT.constLeaves(C, L)) return E;
         It = ConstLeaves.insert({C, std::move(L)}).first;
       }
       if (Leaf >= It->second.size()) return fail("constant leaf out of range");
@@ -346,7 +346,7 @@ private:
   Expected<unsigned> count(Type *T) { return MT.leafCount(T); }
   Expected<std::vector<Leaf>> leavesOf(Type *T) {
     std::vector<Leaf> L;
-    if (Error E = MT.leaves(T, 0, L)) return std::move(E);
+    if (Error E = MT.leaves(T, 0, L)) return E;
     return L;
   }
   Error moveLeaves(int32_t Dst, const Value *Src, unsigned N, unsigned SrcOff = 0) {
@@ -363,7 +363,7 @@ private:
   Expected<int32_t> regVec(const Value *V, unsigned N) {
     if (!isa<Constant>(V)) return op(V);
     int32_t B = slots(N);
-    if (Error E = moveLeaves(B, V, N)) return std::move(E);
+    if (Error E = moveLeaves(B, V, N)) return E;
     return B;
   }
   uint32_t makeEdge(const BasicBlock *From, const BasicBlock *To, Error &E);
@@ -372,7 +372,6 @@ private:
   Error translateCall(CallBase &CB);
   Error translateIntrinsic(CallBase &CB, Intrinsic::ID ID);
   Error elementwise(CallBase &CB, LOp Op, unsigned NOps);
-  Handler need(Handler H, const Twine &What) { return H; }
   Expected<AS> ptrClass(const Value *P) {
     auto A = asClass(P->getType()->getPointerAddressSpace());
     if (!A) return fail(toString(A.takeError()));
@@ -1067,7 +1066,7 @@ Error FnTranslator::elementwise(CallBase &CB, LOp Op, unsigned NOps) {
   unsigned N = 1;
   if (auto *VT = dyn_cast<FixedVectorType>(RT)) N = VT->getNumElements();
   else if (auto *ST = dyn_cast<StructType>(RT)) {
-    if (auto *VT = dyn_cast<FixedVectorType>(ST->getElementType(0))) return fail("vector intrinsic with struct result");
+    if (isa<FixedVectorType>(ST->getElementType(0))) return fail("vector intrinsic with struct result");
   }
   auto K = MT.kindOf(OT->getScalarType());
   if (!K) return fail(toString(K.takeError()));
