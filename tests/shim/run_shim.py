@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Run one corpus program through ptx2amd's runtime shim (issue 4 items 4-5).
+
+Compiles tests/corpus/<prog>.cu with `nvcc -cudart shared` (PTX for compute_90
+embedded, plus the program's own `// nvcc-flags:`), runs the executable with
+LD_LIBRARY_PATH pointing at the shim (libcudart.so.13 -> amdgpu-emu) and
+PTX2AMD_ARCH / PTX2AMD_WARP_POLICY set, and requires: exit status 0, a stdout
+line ending in PASS and no line ending in FAIL, and -- when the H200 golden in
+tests/golden/programs/ is current (compile and exit status 0, source_sha256
+equal to the source's) -- stdout identical to the H200's. Prints the compile
+and run wall times.
+"""
+import argparse, hashlib, os, re, subprocess, sys, time
+
+
+def golden(golden_dir, prog, src):
+    meta = os.path.join(golden_dir, prog + ".meta")
+    out = os.path.join(golden_dir, prog + ".stdout")
+    if not (os.path.exists(meta) and os.path.exists(out)):
+        return None, "no golden"
+    fields = dict(l.split(" ", 1) for l in open(meta).read().splitlines() if " " in l)
+    sha = hashlib.sha256(open(src, "rb").read()).hexdigest()
+    if fields.get("source_sha256", "").strip() != sha:
+        return None, "golden stale (source changed since recording)"
+    if fields.get("compile_status", "").strip() != "0" or fields.get("exit_status", "").strip() != "0":
+        return None, "golden not valid (H200 run failed)"
+    return open(out).read(), "golden current"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nvcc", required=True)
+    ap.add_argument("--shim-dir", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--golden", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--arch", required=True)
+    ap.add_argument("--policy", default="pack")
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+
+    src = os.path.join(a.corpus, a.prog + ".cu")
+    text = open(src).read()
+    extra = []
+    m = re.search(r"^// nvcc-flags:(.*)$", text, re.M)
+    if m:
+        extra = m.group(1).split()
+    os.makedirs(a.work, exist_ok=True)
+    exe = os.path.join(a.work, a.prog)
+    # One compile per program, shared by the target/policy variants (nvcc is the slow part).
+    lock = exe + ".lock"
+    t0 = time.time()
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        cmd = [a.nvcc, "-O2", "-std=c++17", "-cudart", "shared",
+               "-gencode", "arch=compute_90,code=compute_90", "-o", exe + ".tmp%d" % os.getpid(), src] + extra
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")
+            return 1
+        os.replace(exe + ".tmp%d" % os.getpid(), exe)
+    t1 = time.time()
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = a.shim_dir
+    env["PTX2AMD_ARCH"] = a.arch
+    env["PTX2AMD_WARP_POLICY"] = a.policy
+    try:
+        r = subprocess.run([exe] + a.args, capture_output=True, text=True, env=env, timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+        print("TIMEOUT after %d s" % a.timeout)
+        return 1
+    t2 = time.time()
+    sys.stdout.write(r.stdout[-6000:])
+    sys.stderr.write(r.stderr[-6000:])
+    print("compile %.1f s, run %.1f s (%s %s)" % (t1 - t0, t2 - t1, a.arch, a.policy))
+    ok = True
+    if r.returncode != 0:
+        print("exit status %d" % r.returncode)
+        ok = False
+    lines = [l.rstrip() for l in r.stdout.splitlines()]
+    if not any(l.endswith("PASS") for l in lines) or any(l.endswith("FAIL") for l in lines):
+        print("self-check: no PASS line, or a FAIL line")
+        ok = False
+    g, why = golden(a.golden, a.prog, src)
+    print("H200 comparison:", why)
+    if g is not None and g != r.stdout:
+        print("stdout differs from the H200 golden:\n--- golden\n" + g + "--- emu\n" + r.stdout)
+        ok = False
+    if not a.args and g is None:
+        pass
+    if a.args and g is not None:
+        print("(note: run with arguments", a.args, "compared against the default-size golden)")
+    print("RESULT", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
