@@ -9,6 +9,7 @@ PKGS=(
   libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev liblz4-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
   libamdhip64-dev
+  libmimalloc-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

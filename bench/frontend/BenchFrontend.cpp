@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
+#include "ProcessAllocator.h"
 #include "ptx/Parser.h"
 
 #include <benchmark/benchmark.h>
@@ -82,15 +83,16 @@ int frontendOnce(const char *path) {
   auto r = ptx::parse(t, path, o);
   auto t1 = std::chrono::steady_clock::now();
   double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  std::printf("bytes %zu errors %u total_ms %.1f lex_ms %.1f parse_ms %.1f build_ms %.1f teardown_ms %.1f MBps %.1f\n",
+  std::printf("bytes %zu errors %u total_ms %.1f lex_ms %.1f parse_ms %.1f build_ms %.1f teardown_ms %.1f MBps %.1f alloc %s\n",
               t.size(), r.diags.errorCount(), ms, tm.lexMs, tm.parseMs, tm.buildMs, tm.teardownMs,
-              t.size() / 1e6 / (ms / 1e3));
+              t.size() / 1e6 / (ms / 1e3), ptx::processAllocatorName());
   return r.ok() ? 0 : 1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
+  ptx::configureProcessAllocator();
   if (argc == 3 && std::strcmp(argv[1], "--frontend-once") == 0) return frontendOnce(argv[2]);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Options.h"
+#include "ProcessAllocator.h"
 #include "ptx/Parser.h"
 #include "ptx2amd/Version.h"
 #include "ptxjit.h"
@@ -213,6 +214,7 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
 } // namespace
 
 int main(int argc, char **argv) {
+  ptx::configureProcessAllocator();
   ptx2amd::Options opts;
   std::string err;
   if (!ptx2amd::parseOptions(argc, argv, opts, &err)) {

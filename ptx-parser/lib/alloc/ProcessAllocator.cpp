@@ -1,0 +1,32 @@
+//===- ProcessAllocator.cpp - allocator setup for front-end executables ---===//
+//
+// See ProcessAllocator.h. With mimalloc linked in (PTX2AMD_HAVE_MIMALLOC),
+// enables its large-OS-page mode, which madvise()s its segments for
+// transparent huge pages; measured on the 3.65 MB Thrust/CUB bench module,
+// front-end system time drops from ~0.10 s to ~0.02 s. Without mimalloc the
+// functions are no-ops.
+//
+//===----------------------------------------------------------------------===//
+#include "ProcessAllocator.h"
+
+#ifdef PTX2AMD_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
+namespace ptx {
+
+void configureProcessAllocator() {
+#ifdef PTX2AMD_HAVE_MIMALLOC
+  mi_option_set_enabled(mi_option_large_os_pages, true);
+#endif
+}
+
+const char *processAllocatorName() {
+#ifdef PTX2AMD_HAVE_MIMALLOC
+  return "mimalloc";
+#else
+  return "system";
+#endif
+}
+
+} // namespace ptx
