@@ -49,9 +49,26 @@ static bool atomic(FnCtx &fc, const ptx::Instruction &in) {
   ptx::Space sp = spaceOf(in);
   if (sp == ptx::Space::SharedCluster || in.has(Mod::SharedCluster))
     return fc.unsupported(in, "distributed shared memory (.shared::cluster)");
-  if (in.vecWidth || in.has(Mod::V2) || in.has(Mod::V4) || in.has(Mod::V8))
-    return fc.unsupported(in, "vector atomics");
   size_t a0 = isRed ? 0 : 1;
+  unsigned vw = in.vecWidth ? in.vecWidth : in.has(Mod::V2) ? 2 : in.has(Mod::V4) ? 4 : in.has(Mod::V8) ? 8 : 0;
+  if (vw) {
+    // atom/red.add.v2/v4/v8 of float types (sm_90): each element is its own
+    // atomic operation (PTX gives no atomicity across the elements).
+    if (!in.has(Mod::AddOp) || !isFloat(t) || ops.size() < a0 + 2)
+      return fc.unsupported(in, "vector atomics other than float add");
+    Value *base = fc.address(ops[a0], spaceOf(in), in.loc);
+    const ptx::Operand &src = ops[a0 + 1];
+    if (src.kind != ptx::Operand::Kind::Vec || src.elems.size() != vw) return fc.unsupported(in, "vector source");
+    unsigned eb = ptx::typeBits(t) / 8;
+    for (unsigned i = 0; i < vw; ++i) {
+      Value *p = b.CreateGEP(b.getInt8Ty(), base, b.getInt64((uint64_t)i * eb));
+      Value *old = b.CreateAtomicRMW(AtomicRMWInst::FAdd, p, fc.read(src.elems[i], t), Align(eb),
+                                     orderOf(in, AtomicOrdering::Monotonic), scopeOf(fc, in));
+      if (!isRed && ops[0].kind == ptx::Operand::Kind::Vec && i < ops[0].elems.size())
+        fc.write(ops[0].elems[i], old, t);
+    }
+    return true;
+  }
   if (ops.size() < a0 + 2) return fc.unsupported(in, "operands");
   Value *ptr = fc.address(ops[a0], sp, in.loc);
   AtomicOrdering ord = orderOf(in, AtomicOrdering::Monotonic);

@@ -254,8 +254,14 @@ Value *FnCtx::address(const ptx::Operand &op, ptx::Space space, ptx::SourceLoc l
     p = castPtr(b, v, as);
   } else if (base->kind == ptx::Operand::Kind::Reg) {
     if (space == ptx::Space::Param) {
-      error(loc, "register-based .param addressing is not supported");
-      return UndefValue::get(ptrTy);
+      // A kernel's parameter space is its kernarg segment (addrspace(4)):
+      // `mov.b64 %rd, kernel_param; ld.param [%rd+8]` reads a byref argument.
+      if (!pf.isEntry) {
+        error(loc, "register-based .param addressing in a .func is not supported");
+        return UndefValue::get(ptrTy);
+      }
+      as = ConstAS;
+      ptrTy = PointerType::get(mc.ctx, as);
     }
     bool narrow = as == SharedAS || as == PrivateAS;
     Value *slot = regSlot(*base);
@@ -272,7 +278,13 @@ Value *FnCtx::address(const ptx::Operand &op, ptx::Space space, ptx::SourceLoc l
 }
 
 Value *FnCtx::symbolValue(const std::string &name, int64_t off, unsigned bits, ptx::SourceLoc loc) {
-  Value *v = lookupVar(name);
+  const ptx::Variable *decl = nullptr;
+  Value *v = lookupVar(name, &decl);
+  if (v && pf.isEntry && decl && decl->space == ptx::Space::Param && isa<AllocaInst>(v)) {
+    bool isParam = false;
+    for (const auto &p : pf.params) isParam |= p.name == name;
+    if (isParam) { error(loc, "address of scalar kernel parameter '" + name + "' is not supported"); return nullptr; }
+  }
   if (!v) v = mc.m.getFunction(name);
   if (!v) {
     auto lit = labels.find(name);

@@ -231,19 +231,26 @@ static Value *pickNaN64(FnCtx &fc, Value *r, std::initializer_list<Value *> orde
   return b.CreateSelect(b.CreateFCmpUNO(r, r), res, r);
 }
 
-// Tininess before rounding for .ftz (H200): a result that rounded up to the
-// smallest normal is still flushed when the exact value is below it; `wide`
-// is the operation evaluated in a wider type (exact or nearly so).
-static Value *ftzBeforeRounding(FnCtx &fc, Value *r, function_ref<Value *()> wide) {
+// .ftz tininess (H200): IEEE "after rounding" -- the exact result rounded to
+// the type's precision with an unbounded exponent is compared with the
+// smallest normal. This only matters when the delivered result is exactly
+// the smallest normal: `wide` gives the operation in f64 (exact or within
+// f64 rounding), which is scaled into the normal range, rounded with the
+// instruction's mode, and compared.
+Value *ftzTininess(FnCtx &fc, Value *r, RoundingMode rm, function_ref<Value *()> wide) {
   auto &b = fc.b;
   Type *t = r->getType();
   if (t->isVectorTy() || t->isDoubleTy()) return r;
   APFloat mn = APFloat::getSmallestNormalized(t->getFltSemantics());
   Value *edge = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, r), ConstantFP::get(t, mn));
   Value *w = wide();
-  bool lost;
-  mn.convert(w->getType()->getFltSemantics(), APFloat::rmNearestTiesToEven, &lost);
-  Value *tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, w), ConstantFP::get(w->getType(), mn));
+  double scale = t->isFloatTy() ? 0x1p64 : 0x1p10;
+  Type *wt = w->getType();
+  Value *ws = b.CreateFMul(w, ConstantFP::get(wt, scale));
+  Value *rounded = rm == RoundingMode::NearestTiesToEven ? b.CreateFPTrunc(ws, t)
+                                                         : fc.roundDirected(ws, ConstantFP::get(wt, 0.0), t, rm, b.getTrue());
+  double lim = (t->isFloatTy() ? 0x1p-126 : 0x1p-14) * scale;
+  Value *tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, rounded), ConstantFP::get(t, lim));
   Value *zero = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(t, 0.0), r);
   return b.CreateSelect(b.CreateAnd(edge, tiny), zero, r);
 }
@@ -323,7 +330,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     else r = in.op == Opcode::Add ? b.CreateFAdd(x, y) : in.op == Opcode::Sub ? b.CreateFSub(x, y) : b.CreateFMul(x, y);
     if (t == ptx::Type::F64) r = pickNaN64(fc, r, {y, x});
     if (in.has(Mod::Ftz))
-      r = ftzBeforeRounding(fc, r, [&]() -> Value * {
+      r = ftzTininess(fc, r, rm, [&]() -> Value * {
         Value *a = b.CreateFPExt(x, b.getDoubleTy()), *c = b.CreateFPExt(y, b.getDoubleTy());
         return in.op == Opcode::Add ? b.CreateFAdd(a, c) : in.op == Opcode::Sub ? b.CreateFSub(a, c) : b.CreateFMul(a, c);
       });
@@ -337,7 +344,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
                                                      : fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
     if (t == ptx::Type::F64) r = pickNaN64(fc, r, {y, z, x});
     if (in.has(Mod::Ftz))
-      r = ftzBeforeRounding(fc, r, [&]() -> Value * {
+      r = ftzTininess(fc, r, rm, [&]() -> Value * {
         Type *dt = b.getDoubleTy();
         return fc.fpIntrinsic(Intrinsic::fma, {b.CreateFPExt(x, dt), b.CreateFPExt(y, dt), b.CreateFPExt(z, dt)});
       });
@@ -356,7 +363,7 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       // div.full.f32 (2 ulp) is given the correctly rounded result, which is inside its bound.
       r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(x, y) : directedBinary(fc, Opcode::Div, x, y, nullptr, rm);
       if (in.has(Mod::Ftz))
-        r = ftzBeforeRounding(fc, r, [&]() -> Value * {
+        r = ftzTininess(fc, r, rm, [&]() -> Value * {
           return b.CreateFDiv(b.CreateFPExt(x, b.getDoubleTy()), b.CreateFPExt(y, b.getDoubleTy()));
         });
     }

@@ -98,13 +98,21 @@ bool translateHalf(FnCtx &fc, const ptx::Instruction &in) {
   case Opcode::Mul: {
     Value *x = rd(1), *y = rd(2);
     Value *r = b.CreateFMul(x, y);
-    if (ftz && !bf && !r->getType()->isVectorTy()) {
-      // tininess before rounding (H200): the exact product decides the flush
-      Type *ft = b.getFloatTy();
-      Value *w = b.CreateFMul(b.CreateFPExt(x, ft), b.CreateFPExt(y, ft)); // exact
-      Value *edge = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, r), ConstantFP::get(r->getType(), 0x1p-14));
-      Value *tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, w), ConstantFP::get(ft, 0x1p-14));
-      r = b.CreateSelect(b.CreateAnd(edge, tiny), b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(r->getType(), 0.0), r), r);
+    if (ftz && !bf) { // tininess after rounding (H200); the f32 product is exact
+      if (auto *vt = dyn_cast<FixedVectorType>(r->getType())) {
+        Value *v = PoisonValue::get(vt);
+        for (unsigned i = 0; i < vt->getNumElements(); ++i) {
+          Value *xi = b.CreateExtractElement(x, i), *yi = b.CreateExtractElement(y, i);
+          v = b.CreateInsertElement(v, ftzTininess(fc, b.CreateExtractElement(r, i), rm, [&]() -> Value * {
+                return b.CreateFPExt(b.CreateFMul(b.CreateFPExt(xi, b.getFloatTy()), b.CreateFPExt(yi, b.getFloatTy())), b.getDoubleTy());
+              }), i);
+        }
+        r = v;
+      } else {
+        r = ftzTininess(fc, r, rm, [&]() -> Value * {
+          return b.CreateFPExt(b.CreateFMul(b.CreateFPExt(x, b.getFloatTy()), b.CreateFPExt(y, b.getFloatTy())), b.getDoubleTy());
+        });
+      }
     }
     return done(r);
   }

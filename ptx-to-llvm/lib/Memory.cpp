@@ -120,9 +120,10 @@ bool translateMemory(FnCtx &fc, const ptx::Instruction &in) {
   case Opcode::Cvta: {
     ptx::Type t = in.type(0);
     ptx::Space sp = effectiveSpace(in);
-    if (sp == ptx::Space::Param || sp == ptx::Space::Generic)
+    if (sp == ptx::Space::Generic || (sp == ptx::Space::Param && !fc.pf.isEntry))
       return fc.unsupported(in, "cvta of this state space");
-    unsigned as = spaceAS(sp);
+    // A kernel's .param space is the kernarg segment (addrspace(4)).
+    unsigned as = sp == ptx::Space::Param ? (unsigned)ConstAS : spaceAS(sp);
     bool narrow = as == SharedAS || as == PrivateAS;
     Type *flat = PointerType::get(fc.mc.ctx, FlatAS), *sptr = PointerType::get(fc.mc.ctx, as);
     Value *r;

@@ -139,6 +139,12 @@ inline bool isPairOp(const ptx::Operand &o) {
 llvm::Value *nextAfter(FnCtx &fc, llvm::Value *x, bool up);
 llvm::Value *stepDirected(FnCtx &fc, llvm::Value *q, llvm::Value *dir, llvm::RoundingMode rm);
 
+// .ftz tininess after rounding (FloatArith.cpp): flush a result that is
+// exactly the smallest normal when the unbounded-exponent rounding of the
+// wide value `wide()` is below it.
+llvm::Value *ftzTininess(FnCtx &fc, llvm::Value *r, llvm::RoundingMode rm,
+                         llvm::function_ref<llvm::Value *()> wide);
+
 // Modifier test by spelling (for modifiers the front end may add later).
 bool hasModNamed(const ptx::Instruction &in, std::string_view name);
 
