@@ -191,9 +191,10 @@ void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
 uint64_t __ptx_malloc(uint64_t size);
 void __ptx_free(uint64_t ptr);
 
-/* ---- Exact FP helpers (amdgpu-lower/devlib/math*.c, owned by ptx-to-llvm) -
- * Wave-size independent; listed here so the devlib build sees one interface.
- * Declared by ptx-to-llvm only when used; see math*.c for each contract. */
+/* ---- Exact FP helpers -------------------------------------------------------
+ * None: ptx-to-llvm emits its exact FP sequences (directed rounding, ftz,
+ * canonical NaNs, bf16 single rounding) inline as plain LLVM IR, so there is
+ * no math*.c part of the device library. */
 
 #ifdef __cplusplus
 }
