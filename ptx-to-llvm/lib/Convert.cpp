@@ -203,21 +203,30 @@ bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
     fc.write(ops[0], r, PT::B32);
     return true;
   }
-  // f32 -> tf32 (.rna, optional .satfinite): round to a 10-bit mantissa, ties away.
+  // f32 -> tf32, bit sequences matching the H200 tables: .rna adds half an
+  // ulp and truncates (Inf/NaN inputs are only truncated); .rn rounds half to
+  // even; .rz truncates; NaN inputs of .rz/.rn give 0x7fffe000. .satfinite:
+  // a result with an all-ones exponent steps down one tf32 ulp.
   if (dt == PT::TF32 && st == PT::F32) {
     Value *x = fc.read(ops[1], PT::F32);
     Value *u = b.CreateBitCast(x, b.getInt32Ty());
-    Value *special = b.CreateFCmpUEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, x), ConstantFP::getInfinity(b.getFloatTy()));
-    special = b.CreateOr(special, b.CreateFCmpUNO(x, x));
-    Value *rounded;
-    if (rm == RoundingMode::NearestTiesToAway) rounded = b.CreateAnd(b.CreateAdd(u, b.getInt32(0x1000)), b.getInt32(0xffffe000));
-    else if (rm == RoundingMode::TowardZero) rounded = b.CreateAnd(u, b.getInt32(0xffffe000));
-    else return fc.unsupported(in, "tf32 rounding");
-    Value *r = b.CreateSelect(special, u, rounded);
+    Value *mask = b.getInt32(0xffffe000);
+    Value *r;
+    if (rm == RoundingMode::NearestTiesToAway) {
+      Value *special = b.CreateICmpEQ(b.CreateAnd(u, b.getInt32(0x7f800000)), b.getInt32(0x7f800000));
+      r = b.CreateSelect(special, b.CreateAnd(u, mask), b.CreateAnd(b.CreateAdd(u, b.getInt32(0x1000)), mask));
+    } else {
+      if (rm == RoundingMode::NearestTiesToEven)
+        r = b.CreateAnd(b.CreateAdd(b.CreateAdd(u, b.getInt32(0xfff)), b.CreateAnd(b.CreateLShr(u, 13), 1)), mask);
+      else if (rm == RoundingMode::TowardZero)
+        r = b.CreateAnd(u, mask);
+      else
+        return fc.unsupported(in, "tf32 rounding");
+      r = b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0x7fffe000), r);
+    }
     if (in.has(Mod::Satfinite)) {
-      Value *rf = satFinite(fc, b.CreateBitCast(r, b.getFloatTy()));
-      r = b.CreateAnd(b.CreateBitCast(rf, b.getInt32Ty()), b.getInt32(0xffffe000));
-      r = b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0x7fffffff), r);
+      Value *expAll = b.CreateICmpEQ(b.CreateAnd(r, b.getInt32(0x7f800000)), b.getInt32(0x7f800000));
+      r = b.CreateSelect(expAll, b.CreateSub(r, b.getInt32(0x2000)), r);
     }
     fc.write(ops[0], r, PT::B32);
     return true;
