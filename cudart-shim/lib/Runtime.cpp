@@ -22,8 +22,11 @@
 #include "fatbin/Fatbin.h"
 #include "ptxjit/Lowering.h"
 
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -62,6 +65,8 @@ struct FatModule {
   std::string error;
   uint32_t ptxArch = 0;
   std::vector<emu::Module *> images;
+  std::vector<std::unique_ptr<llvm::LLVMContext>> keepCtx; // contexts of split images
+  std::vector<std::unique_ptr<llvm::Module>> keepMod;
 };
 struct Mirror {
   uint64_t size = 0; // bytes of the host mapping == device bytes used
@@ -130,6 +135,60 @@ emu::Device *device(State &St) {
   return St.dev.get();
 }
 
+// Static LDS bytes of all addrspace(3) globals of a module.
+uint64_t moduleStaticLds(const llvm::Module &M) {
+  uint64_t N = 0;
+  for (const llvm::GlobalVariable &G : M.globals())
+    if (G.getAddressSpace() == 3 && G.getValueType()->isSized())
+      N += M.getDataLayout().getTypeAllocSize(G.getValueType());
+  return N;
+}
+
+// Splitting a module into one image per kernel duplicates its global
+// variables, so it is only done when no kernel-visible mutable state would
+// be duplicated: every addrspace(1) variable is constant or an empty object
+// (<= 1 byte, e.g. libcu++ customisation-point objects).
+bool splittable(const llvm::Module &M, std::string &Why) {
+  for (const llvm::GlobalVariable &G : M.globals()) {
+    if (G.getAddressSpace() != 1 || G.isConstant() || G.getName().starts_with("__ptx2amd_")) continue;
+    if (G.getValueType()->isSized() && M.getDataLayout().getTypeAllocSize(G.getValueType()) <= 1) continue;
+    Why = "it has the device variable '" + G.getName().str() + "'";
+    return false;
+  }
+  return true;
+}
+
+// A copy of M holding only kernel K and what it references.
+std::unique_ptr<llvm::Module> onlyKernel(const llvm::Module &M, const std::string &K) {
+  std::unique_ptr<llvm::Module> C = llvm::CloneModule(M);
+  std::vector<llvm::Function *> Dead;
+  for (llvm::Function &F : *C)
+    if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL && F.getName() != K) Dead.push_back(&F);
+  for (llvm::Function *F : Dead) {
+    F->replaceAllUsesWith(llvm::PoisonValue::get(F->getType()));
+    F->eraseFromParent();
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (llvm::Function &F : llvm::make_early_inc_range(*C)) {
+      F.removeDeadConstantUsers();
+      if (F.use_empty() && (F.hasLocalLinkage() || F.isDeclaration()) &&
+          F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+    }
+    for (llvm::GlobalVariable &G : llvm::make_early_inc_range(C->globals())) {
+      G.removeDeadConstantUsers();
+      if (G.use_empty() && (G.hasLocalLinkage() || G.getAddressSpace() == 3)) {
+        G.eraseFromParent();
+        Changed = true;
+      }
+    }
+  }
+  return C;
+}
+
 // Translate and load a fat binary's PTX (once). Caller holds St.mu.
 cudaError_t ensureLoaded(State &St, FatModule &M) {
   if (M.loaded) return cudaSuccess;
@@ -163,6 +222,28 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
         if (FILE *F = fopen(Dump, "w")) { fwrite(P.text.data(), 1, P.text.size(), F); fclose(F); }
       }
       return Fail("translation of the PTX (sm_" + std::to_string(P.arch) + ") for " + St.arch + " failed:\n" + Msg);
+    }
+    uint64_t Lds = moduleStaticLds(**Mod);
+    std::vector<std::string> Kernels;
+    for (llvm::Function &F : **Mod)
+      if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL && !F.isDeclaration()) Kernels.push_back(F.getName().str());
+    std::string Why;
+    if (Lds > 65536 && Kernels.size() > 1 && !getenv("PTX2AMD_SHIM_NO_SPLIT")) {
+      // amdgpu-emu sizes static LDS per module, not per kernel: load one
+      // image per kernel so each kernel gets only the LDS it uses.
+      if (!splittable(**Mod, Why))
+        return Fail("the module's kernels declare " + std::to_string(Lds) +
+                    " bytes of static shared memory in total (> 64 KiB as the emulator counts it, per module) and "
+                    "cannot be split per kernel because " + Why);
+      for (const std::string &K : Kernels) {
+        auto L = D->loadModule(onlyKernel(**Mod, K));
+        if (!L) return Fail("emulator rejected the translated kernel '" + K + "': " + llvm::toString(L.takeError()));
+        M.images.push_back(*L);
+      }
+      M.keepMod.push_back(std::move(*Mod));
+      M.keepCtx.push_back(std::move(Ctx));
+      M.ptxArch = P.arch;
+      continue;
     }
     auto L = D->loadModule(std::move(*Mod), std::move(Ctx));
     if (!L) return Fail("emulator rejected the translated module: " + llvm::toString(L.takeError()));
