@@ -109,7 +109,8 @@ void declareFunctions(ModuleCtx &mc) {
     FunctionType *fty = prototypeType(mc, pf.results, pf.params);
     std::string name = pf.name;
     GlobalValue::LinkageTypes lk = GlobalValue::InternalLinkage;
-    if (!pf.hasBody && isRuntimeFunction(pf.name)) name = "__ptx_" + pf.name;
+    if (!pf.hasBody && isRuntimeFunction(pf.name)) // ptx_devlib.h names: __ptx_vprintf, __ptx_assertfail, ...
+      name = "__ptx_" + (pf.name == "__assertfail" ? std::string("assertfail") : pf.name);
     if (pf.linkage == ptx::Linkage::Visible || pf.linkage == ptx::Linkage::Extern || !pf.hasBody)
       lk = GlobalValue::ExternalLinkage;
     if (pf.linkage == ptx::Linkage::Weak) lk = GlobalValue::WeakAnyLinkage;
