@@ -218,6 +218,10 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
     auto Mod = ptxjit::lowerPTX(P.text, "fatbin.ptx", *Ctx, LO, Diags);
     if (!Mod) {
       std::string Msg = llvm::toString(Mod.takeError());
+      unsigned Shown = 0;
+      for (const amdgpulower::Diagnostic &Dg : Diags)
+        if (Dg.severity == amdgpulower::Severity::Error && Shown++ < 20) Msg += "\n  " + amdgpulower::renderDiagnostic(Dg);
+      if (Shown > 20) Msg += "\n  ... " + std::to_string(Shown - 20) + " more errors";
       if (const char *Dump = getenv("PTX2AMD_SHIM_DUMP_PTX")) {
         if (FILE *F = fopen(Dump, "w")) { fwrite(P.text.data(), 1, P.text.size(), F); fclose(F); }
       }
@@ -228,7 +232,8 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
     for (llvm::Function &F : **Mod)
       if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL && !F.isDeclaration()) Kernels.push_back(F.getName().str());
     std::string Why;
-    if (Lds > 65536 && Kernels.size() > 1 && !getenv("PTX2AMD_SHIM_NO_SPLIT")) {
+    bool ForceSplit = getenv("PTX2AMD_SHIM_SPLIT") != nullptr; // testing aid: always split
+    if ((ForceSplit || Lds > 65536) && Kernels.size() > 1 && !getenv("PTX2AMD_SHIM_NO_SPLIT")) {
       // amdgpu-emu sizes static LDS per module, not per kernel: load one
       // image per kernel so each kernel gets only the LDS it uses.
       if (!splittable(**Mod, Why))
