@@ -297,6 +297,9 @@ bool runWave(LaunchState &L, WorkGroup &G, Wave &Wv, unsigned Budget);
 namespace ops {
 Handler binInt(unsigned Opcode, VK K);     // llvm::Instruction::Add ...
 Handler binFP(unsigned Opcode, VK K);
+/// i128 ops (WideOps.cpp): operands and result in two consecutive slots (lo, hi).
+Handler binWide(unsigned Opcode);
+Handler icmpWide(unsigned Pred); // result: one i1 slot
 Handler fneg(VK K);
 Handler icmp(unsigned Pred, VK K);
 Handler fcmp(unsigned Pred, VK K);

@@ -133,6 +133,11 @@ public:
       for (unsigned i = 0; i < VT->getNumElements(); ++i) Out.push_back({*K, Off + i * vkBytes(*K)});
       return Error::success();
     }
+    if (T->isIntegerTy(128)) { // two slots: low, high 64 bits (WideOps.cpp)
+      Out.push_back({VK::I64, Off});
+      Out.push_back({VK::I64, Off + 8});
+      return Error::success();
+    }
     auto K = kindOf(T);
     if (!K) return K.takeError();
     Out.push_back({*K, Off});
@@ -242,6 +247,20 @@ public:
       }
       return Error::success();
     }
+    if (T->isIntegerTy(128)) {
+      if (auto *CI = dyn_cast<ConstantInt>(C)) {
+        const APInt &A = CI->getValue();
+        Out.push_back(A.extractBitsAsZExtValue(64, 0));
+        Out.push_back(A.extractBitsAsZExtValue(64, 64));
+        return Error::success();
+      }
+      if (isa<UndefValue>(C) || isa<ConstantAggregateZero>(C)) {
+        Out.push_back(0);
+        Out.push_back(0);
+        return Error::success();
+      }
+      return createStringError(inconvertibleErrorCode(), "unsupported i128 constant '" + str(*C) + "'");
+    }
     auto V = constScalar(C);
     if (!V) return V.takeError();
     Out.push_back(*V);
@@ -272,6 +291,12 @@ public:
       uint64_t Sz = T->isArrayTy() ? DL.getTypeAllocSize(ET) : DL.getTypeStoreSize(ET);
       for (unsigned i = 0; i < N; ++i)
         if (Error E = writeInit(C->getAggregateElement(i), Dst + i * Sz)) return E;
+      return Error::success();
+    }
+    if (T->isIntegerTy(128)) {
+      std::vector<uint64_t> W;
+      if (Error E = constLeaves(C, W)) return E;
+      std::memcpy(Dst, W.data(), 16);
       return Error::success();
     }
     auto V = constScalar(C);
@@ -369,6 +394,7 @@ private:
   uint32_t makeEdge(const BasicBlock *From, const BasicBlock *To, Error &E);
   Error assignSlots();
   Error translate(Instruction &I);
+  Error translateWide(Instruction &I);
   Error translateCall(CallBase &CB);
   Error translateIntrinsic(CallBase &CB, Intrinsic::ID ID);
   Error elementwise(CallBase &CB, LOp Op, unsigned NOps);
@@ -582,9 +608,84 @@ Error FnTranslator::run() {
   return Error::success();
 }
 
+/// True if V is a scalar i128 (vectors of i128 are rejected by kindOf).
+static bool isWide(const Value *V) { return V->getType()->isIntegerTy(128); }
+
+/// Instructions producing or reading an i128. Loads, stores, selects,
+/// freeze, aggregates, returns, calls and same-size bitcasts work per
+/// 64-bit half and take the generic paths; arithmetic, comparisons and
+/// integer extension/truncation are handled here; anything else is a
+/// load-time error.
+Error FnTranslator::translateWide(Instruction &I) {
+  unsigned Opc = I.getOpcode();
+  int32_t D = isWide(&I) ? Base[&I] : 0;
+  if (I.isBinaryOp()) {
+    Handler H = ops::binWide(Opc);
+    if (!H) return fail("unsupported i128 operation");
+    auto A = regVec(I.getOperand(0), 2);
+    if (!A) return A.takeError();
+    auto B = regVec(I.getOperand(1), 2);
+    if (!B) return B.takeError();
+    Inst &X = emit(H);
+    X.dst = D; X.a = *A; X.b = *B;
+    return Error::success();
+  }
+  if (Opc == Instruction::ICmp && !I.getType()->isVectorTy()) {
+    Handler H = ops::icmpWide(cast<ICmpInst>(I).getPredicate());
+    if (!H) return fail("unsupported i128 comparison");
+    auto A = regVec(I.getOperand(0), 2);
+    if (!A) return A.takeError();
+    auto B = regVec(I.getOperand(1), 2);
+    if (!B) return B.takeError();
+    Inst &X = emit(H);
+    X.dst = Base[&I]; X.a = *A; X.b = *B;
+    return Error::success();
+  }
+  if ((Opc == Instruction::ZExt || Opc == Instruction::SExt) && isWide(&I) &&
+      I.getOperand(0)->getType()->isIntegerTy() && !isWide(I.getOperand(0))) {
+    auto K = MT.kindOf(I.getOperand(0)->getType());
+    if (!K) return fail(toString(K.takeError()));
+    Handler Lo = *K == VK::I64 ? ops::move() : ops::cast(Opc, *K, VK::I64);
+    if (!Lo) return fail("unsupported i128 extension");
+    auto A = op(I.getOperand(0));
+    if (!A) return A.takeError();
+    Inst &X = emit(Lo);
+    X.dst = D; X.a = *A;
+    if (Opc == Instruction::ZExt) {
+      Inst &Y = emit(ops::move());
+      Y.dst = D + 1; Y.a = constSlot(0);
+    } else {
+      Inst &Y = emit(ops::binInt(Instruction::AShr, VK::I64));
+      Y.dst = D + 1; Y.a = D; Y.b = constSlot(63);
+    }
+    return Error::success();
+  }
+  if (Opc == Instruction::Trunc && isWide(I.getOperand(0)) && I.getType()->isIntegerTy() && !isWide(&I)) {
+    auto K = MT.kindOf(I.getType());
+    if (!K) return fail(toString(K.takeError()));
+    Handler H = *K == VK::I64 ? ops::move() : ops::cast(Opc, VK::I64, *K);
+    if (!H) return fail("unsupported i128 truncation");
+    auto A = op(I.getOperand(0), 0);
+    if (!A) return A.takeError();
+    Inst &X = emit(H);
+    X.dst = Base[&I]; X.a = *A;
+    return Error::success();
+  }
+  return fail("unsupported i128 operation");
+}
+
 Error FnTranslator::translate(Instruction &I) {
   unsigned Opc = I.getOpcode();
   auto Dst = [&]() { return Base[&I]; };
+  // i128 values: see translateWide for what takes the generic paths
+  if (Opc != Instruction::Load && Opc != Instruction::Store && Opc != Instruction::Select &&
+      Opc != Instruction::Freeze && Opc != Instruction::ExtractValue && Opc != Instruction::InsertValue &&
+      Opc != Instruction::Ret && Opc != Instruction::BitCast &&
+      !(isa<CallBase>(I) && !isa<IntrinsicInst>(I))) {
+    bool Wide = isWide(&I);
+    for (const Value *O : I.operands()) Wide |= isWide(O);
+    if (Wide) return translateWide(I);
+  }
   if (I.isBinaryOp()) {
     auto L = leavesOf(I.getType());
     if (!L) return fail(toString(L.takeError()));

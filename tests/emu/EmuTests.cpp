@@ -398,6 +398,69 @@ TEST_F(EmuIR, VPrintf) {
   EXPECT_EQ(Got, "v=5 f=2.50 hi\nlane 0: 5 -3 2.500 ff\n");
 }
 
+// ---- i128 (kernels/wide.ll) ---------------------------------------------------------------------
+TEST(EmuWide, Int128Arithmetic) {
+  using U = unsigned __int128;
+  using S = __int128;
+  auto D = makeDevice();
+  ASSERT_TRUE(D);
+  auto M = loadFile(*D, srcPath("wide.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  const int N = 32;
+  std::mt19937_64 R(20261129);
+  std::vector<uint64_t> A(N), B(N);
+  for (int i = 0; i < N; ++i) { A[i] = R(); B[i] = R(); }
+  A[0] = ~0ull; B[0] = ~0ull;            // largest unsigned product
+  A[1] = 1ull << 63; B[1] = 1ull << 63;  // INT64_MIN squared
+  A[2] = 0; B[2] = 5;
+  A[3] = ~0ull; B[3] = 0;                // sum carries into the high half
+  uint64_t pa = upload(*D, A), pb = upload(*D, B), out = upload(*D, std::vector<uint64_t>(10 * N, 0));
+  LaunchConfig C;
+  C.block = {N};
+  void *Args[] = {&pa, &pb, &out};
+  ASSERT_OK(D->launch(**M, "wide", C, Args));
+  auto O = download<uint64_t>(*D, out, 10 * N);
+  for (int i = 0; i < N; ++i) {
+    U za = A[i], zb = B[i];
+    S sa = int64_t(A[i]), sb = int64_t(B[i]);
+    U pu = za * zb;
+    S ps = sa * sb;
+    U ab = (za << 64) | zb;
+    U sum = ab + ((U(1) << 64) | 1);
+    U q = ab / (zb | 1);
+    int64_t r = int64_t(int32_t(uint32_t(uint64_t(U(ps % 1000003)))));
+    U x = (i & 1) ? (ab ^ pu) : (pu - ab);
+    const uint64_t *o = &O[10 * i];
+    EXPECT_EQ(o[0], uint64_t(pu >> 64)) << i;
+    EXPECT_EQ(o[1], uint64_t(U(ps >> 64))) << i;
+    EXPECT_EQ(o[2], uint64_t(sum)) << i;
+    EXPECT_EQ(o[3], uint64_t(sum >> 64)) << i;
+    EXPECT_EQ(o[4], uint64_t(ps < S(sum))) << i;
+    EXPECT_EQ(o[5], uint64_t(q)) << i;
+    EXPECT_EQ(o[6], uint64_t(q >> 64)) << i;
+    EXPECT_EQ(o[7], uint64_t(r)) << i;
+    EXPECT_EQ(o[8], uint64_t(x)) << i;
+    EXPECT_EQ(o[9], uint64_t(x >> 64)) << i;
+  }
+}
+
+TEST(EmuWide, UnsupportedInt128OpIsALoadError) {
+  auto D = makeDevice();
+  auto M = loadFile(*D, srcPath("wide_unsupported.ll"));
+  ASSERT_FALSE(bool(M));
+  std::string S = llvm::toString(M.takeError());
+  EXPECT_NE(S.find("unsupported i128 operation"), std::string::npos) << S;
+  EXPECT_NE(S.find("uitofp i128"), std::string::npos) << S;
+}
+
+TEST(EmuWide, WiderThan128IsALoadError) {
+  auto D = makeDevice();
+  auto M = loadFile(*D, srcPath("wide_i256.ll"));
+  ASSERT_FALSE(bool(M));
+  std::string S = llvm::toString(M.takeError());
+  EXPECT_NE(S.find("unsupported type 'i256'"), std::string::npos) << S;
+}
+
 TEST(EmuLoad, UnknownIntrinsicIsALoadError) {
   auto D = makeDevice();
   auto M = loadFile(*D, srcPath("unknown_intrinsic.ll"));
