@@ -16,7 +16,9 @@ mkdir -p "$work/programs" "$out"
 export NVCCFLAGS="-O2 -std=c++17 -arch=sm_90"
 compile() {
   f=$1; n=$(basename "$f" .cu)
-  nvcc $NVCCFLAGS -o "$WORK/bin_$n" "$f" >"$WORK/programs/$n.compile.log" 2>&1
+  # Per-program flags: the corpus marker line "// nvcc-flags: ..." (tests/corpus/CMakeLists.txt).
+  extra=$(sed -n 's|^// nvcc-flags: *||p' "$f" | tr '\n' ' ')
+  nvcc $NVCCFLAGS $extra -o "$WORK/bin_$n" "$f" >"$WORK/programs/$n.compile.log" 2>&1
   echo $? >"$WORK/programs/$n.compile_rc"
 }
 export -f compile
@@ -35,7 +37,7 @@ for f in "$root"/tests/corpus/*.cu; do
   {
     echo "source tests/corpus/$n.cu"
     echo "source_sha256 $(sha256sum "$f" | cut -d' ' -f1)"
-    echo "nvcc nvcc $NVCCFLAGS -o $n $n.cu"
+    echo "nvcc nvcc $NVCCFLAGS $(sed -n 's|^// nvcc-flags: *||p' "$f" | tr '\n' ' ')-o $n $n.cu"
     echo "compile_status $crc"
     echo "exit_status $rc"
     echo "wall_seconds $secs"
