@@ -1159,12 +1159,27 @@ private:
     return true;
   }
 
-  template <typename C> static std::vector<PTXParser::OperandContext *> operandsOf(C *c) {
-    std::vector<PTXParser::OperandContext *> v;
-    for (auto *ch : c->children)
-      if (!isTerminal(ch)) v.push_back(static_cast<PTXParser::OperandContext *>(ch));
-    return v;
-  }
+  // The sub-operands of a vector / list / address operand: its non-terminal
+  // children, iterated in place (no temporary list per operand).
+  struct SubOperands {
+    const std::vector<PT *> &ch;
+    struct It {
+      const std::vector<PT *> *ch;
+      size_t i;
+      void skip() { while (i < ch->size() && isTerminal((*ch)[i])) ++i; }
+      PTXParser::OperandContext *operator*() const { return static_cast<PTXParser::OperandContext *>((*ch)[i]); }
+      It &operator++() { ++i; skip(); return *this; }
+      bool operator!=(const It &o) const { return i != o.i; }
+    };
+    It begin() const { It it{&ch, 0}; it.skip(); return it; }
+    It end() const { return It{&ch, ch.size()}; }
+    size_t size() const {
+      size_t n = 0;
+      for (auto *c : ch) n += !isTerminal(c);
+      return n;
+    }
+  };
+  static SubOperands operandsOf(PTXParser::OperandContext *c) { return SubOperands{c->children}; }
 
   bool operand(PTXParser::OperandContext *c, Operand &op) {
     if (!c || c->exception) return false;
@@ -1182,7 +1197,9 @@ private:
     if (ft == PTXParser::LBRACE) {
       auto *v = c;
       op.kind = Operand::Kind::Vec;
-      for (auto *sub : operandsOf(v)) {
+      auto subs = operandsOf(v);
+      op.elems.reserve(subs.size());
+      for (auto *sub : subs) {
         Operand e;
         if (!operand(sub, e)) return false;
         if (e.kind == Operand::Kind::Vec || e.kind == Operand::Kind::Addr || e.kind == Operand::Kind::List) {
@@ -1196,7 +1213,9 @@ private:
     if (ft == PTXParser::LPAREN) {
       auto *l = c;
       op.kind = Operand::Kind::List;
-      for (auto *sub : operandsOf(l)) {
+      auto subs = operandsOf(l);
+      op.elems.reserve(subs.size());
+      for (auto *sub : subs) {
         Operand e;
         if (!operand(sub, e)) return false;
         op.elems.push_back(std::move(e));
@@ -1208,12 +1227,12 @@ private:
       op.kind = Operand::Kind::Addr;
       auto subs = operandsOf(a);
       if (subs.size() == 1) {
-        Token *sf = subs[0] ? subs[0]->getStart() : nullptr;
+        auto *e = *subs.begin();
+        Token *sf = e ? e->getStart() : nullptr;
         size_t st = sf ? sf->getType() : 0;
-        auto *e = subs[0];
-        if (!subs[0] || subs[0]->exception || st == PTXParser::LBRACE || st == PTXParser::LBRACK ||
+        if (!e || e->exception || st == PTXParser::LBRACE || st == PTXParser::LBRACK ||
             st == PTXParser::LPAREN) {
-          error(loc(subs[0]), "invalid address expression");
+          error(loc(e), "invalid address expression");
           return false;
         }
         Operand base;
@@ -1272,6 +1291,9 @@ private:
     }
     in.op = *op;
     modLocs_.clear();
+    // Most instructions have 1-4 modifiers and 1-4 operands: one allocation
+    // each instead of growing 1, 2, 4.
+    in.mods.reserve(4);
     in.operands.reserve(4);
     bool ok = true;
     for (size_t k = first; k < c->children.size(); ++k) {
