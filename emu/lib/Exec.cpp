@@ -870,6 +870,63 @@ St opPermlane64(Ctx &c, const Inst &I) {
   return St::Next;
 }
 
+/// v_permlane16_b32 / v_permlanex16_b32 (gfx10+): lane i of each 16-lane
+/// row reads the lane selected by nibble i of the uniform 64-bit value
+/// {src2, src1} from its own row (permlane16) or from the other row of its
+/// 32-lane half (permlanex16). With fetch-inactive (fi) the source lane is
+/// read whether active or not; without it, what an inactive source gives
+/// (old value or 0 under bound_ctrl) is not modelled and faults.
+St opPermlane16(Ctx &c, const Inst &I) {
+  const uint64_t *V = srcPtr(c, I.a), *S1 = srcPtr(c, I.b), *S2 = srcPtr(c, I.c);
+  uint64_t *D = slotPtr(c, I.dst);
+  unsigned first = unsigned(__builtin_ctzll(c.exec));
+  uint64_t sel = uint64_t(uint32_t(S1[first])) | (uint64_t(uint32_t(S2[first])) << 32);
+  uint64_t tmp[64];
+  for (unsigned l = 0; l < c.W; ++l) tmp[l] = V[l];
+  uint64_t exec = c.exec;
+  for (uint64_t e = exec; e; e &= e - 1) {
+    unsigned l = unsigned(__builtin_ctzll(e));
+    unsigned row = l / 16, i = l % 16;
+    unsigned srcRow = I.kind ? row ^ 1 : row;
+    unsigned src = srcRow * 16 + unsigned((sel >> (4 * i)) & 15);
+    if (src >= c.W) src &= c.W - 1;
+    if (!I.aux && !((exec >> src) & 1))
+      return fault(c, std::string(I.kind ? "permlanex16" : "permlane16") + " reads inactive lane " +
+                          std::to_string(src) + " without fetch-inactive (not modelled)",
+                   l, 0, false);
+    D[l] = tmp[src];
+  }
+  return St::Next;
+}
+
+/// ds_swizzle_b32: offset[15] = 0 is bitmask mode within 32-lane groups
+/// (source = ((lane & and) | or) ^ xor, masks in offset bits 4:0, 9:5,
+/// 14:10); offset[15] = 1 is quad-permute mode (lane j of each quad reads
+/// lane offset[2j+1:2j] of the quad). The translator rejects other
+/// encodings. Reads of inactive source lanes fault (not modelled).
+St opSwizzle(Ctx &c, const Inst &I) {
+  const uint64_t *V = srcPtr(c, I.a);
+  uint64_t *D = slotPtr(c, I.dst);
+  unsigned off = I.kind;
+  uint64_t tmp[64];
+  for (unsigned l = 0; l < c.W; ++l) tmp[l] = V[l];
+  uint64_t exec = c.exec;
+  for (uint64_t e = exec; e; e &= e - 1) {
+    unsigned l = unsigned(__builtin_ctzll(e));
+    unsigned src;
+    if (off & 0x8000) {
+      src = (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+    } else {
+      unsigned andM = off & 31, orM = (off >> 5) & 31, xorM = (off >> 10) & 31;
+      src = (l & ~31u) | ((((l & 31) & andM) | orM) ^ xorM);
+    }
+    if (!((exec >> src) & 1))
+      return fault(c, "ds_swizzle reads inactive lane " + std::to_string(src) + " (not modelled)", l, 0, false);
+    D[l] = uint32_t(tmp[src]);
+  }
+  return St::Next;
+}
+
 St opAssert(Ctx &c, const Inst &I, bool Cuda) {
   const CallInfo &CI = c.fr->fn->calls[I.aux];
   unsigned l = unsigned(__builtin_ctzll(c.exec));
@@ -1137,6 +1194,8 @@ Handler special(SOp Op, VK) {
   case SOp::DsBpermute: return opBpermute;
   case SOp::DsPermute: return opPermute;
   case SOp::Permlane64: return opPermlane64;
+  case SOp::Permlane16: return opPermlane16;
+  case SOp::DsSwizzle: return opSwizzle;
   case SOp::Barrier:
     return +[](Ctx &c, const Inst &) {
       if (c.wg->waves.size() <= 1) return St::Next;

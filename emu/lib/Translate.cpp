@@ -15,6 +15,7 @@
 #include "LaneOps.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -1447,6 +1448,34 @@ Error FnTranslator::translateIntrinsic(CallBase &CB, Intrinsic::ID ID) {
   case Intrinsic::amdgcn_readfirstlane: return perLeaf(SOp::ReadFirstLane, 1, {0});
   case Intrinsic::amdgcn_writelane: return perLeaf(SOp::WriteLane, 3, {0, 2});
   case Intrinsic::amdgcn_permlane64: return perLeaf(SOp::Permlane64, 1, {0});
+  case Intrinsic::amdgcn_permlane16: case Intrinsic::amdgcn_permlanex16: {
+    // (old, src0, src1, src2, fi, bound_ctrl); 32-bit values only
+    auto N = count(CB.getType());
+    if (!N) return fail(toString(N.takeError()));
+    if (*N != 1 || DL.getTypeSizeInBits(CB.getType()) != 32) return fail("permlane16 of a non-32-bit value");
+    auto *FI = dyn_cast<ConstantInt>(CB.getArgOperand(4));
+    if (!FI) return fail("non-constant fetch-inactive operand");
+    if (Error E = special(SOp::Permlane16, 0)) return E;
+    Inst &X = FC.code.back();
+    auto V = op(CB.getArgOperand(1)), S1 = op(CB.getArgOperand(2)), S2 = op(CB.getArgOperand(3));
+    if (!V) return V.takeError();
+    if (!S1) return S1.takeError();
+    if (!S2) return S2.takeError();
+    X.a = *V; X.b = *S1; X.c = *S2;
+    X.kind = ID == Intrinsic::amdgcn_permlanex16;
+    X.aux = unsigned(FI->getZExtValue());
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_ds_swizzle: {
+    auto *Off = dyn_cast<ConstantInt>(CB.getArgOperand(1));
+    if (!Off) return fail("non-constant ds.swizzle offset");
+    uint64_t O = Off->getZExtValue();
+    if (O > 0xffff || ((O & 0x8000) && (O & 0x7f00)))
+      return fail("ds.swizzle offset 0x" + utohexstr(O) + " (FFT/rotate or reserved encodings are not supported)");
+    if (Error E = special(SOp::DsSwizzle, 1)) return E;
+    FC.code.back().kind = uint16_t(O);
+    return Error::success();
+  }
   case Intrinsic::amdgcn_mbcnt_lo: return special(SOp::MbcntLo, 2);
   case Intrinsic::amdgcn_mbcnt_hi: return special(SOp::MbcntHi, 2);
   case Intrinsic::amdgcn_ds_bpermute: return special(SOp::DsBpermute, 2);
