@@ -191,6 +191,34 @@ void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
 uint64_t __ptx_malloc(uint64_t size);
 void __ptx_free(uint64_t ptr);
 
+/* ---- mbarrier objects (mbarrier.c) -----------------------------------------
+ * `addr` is the generic address of the 64-bit mbarrier object in shared
+ * memory; the word layout and the phase state machine are described in
+ * mbarrier.c. ptx-to-llvm maps:
+ *   mbarrier.init [a], n            -> __ptx_mbarrier_init(a, n)
+ *   mbarrier.inval [a]              -> __ptx_mbarrier_inval(a)
+ *   mbarrier.arrive[_drop][.expect_tx] st, [a]{, n | tx}
+ *                                   -> st = __ptx_mbarrier_arrive(a, count, drop, tx)
+ *     (count arrivals, default 1; drop: 1 for arrive_drop, which also lowers
+ *      the expected count of later phases by count; tx: bytes added to the
+ *      tx-count in the same atomic step, before the arrival)
+ *   mbarrier.expect_tx / complete_tx [a], tx
+ *                                   -> __ptx_mbarrier_expect_tx / _complete_tx
+ *   mbarrier.test_wait / try_wait p, [a], st          -> p = _test_wait / _try_wait
+ *   mbarrier.test_wait / try_wait .parity p, [a], par -> p = _test_wait_parity / _try_wait_parity
+ *   mbarrier.pending_count n, st    -> n = __ptx_mbarrier_pending_count(st)
+ * try_wait may return 0 before the phase completes (PTX allows it to time out). */
+void __ptx_mbarrier_init(uint64_t addr, uint32_t count);
+void __ptx_mbarrier_inval(uint64_t addr);
+uint64_t __ptx_mbarrier_arrive(uint64_t addr, uint32_t count, uint32_t drop, uint32_t tx);
+void __ptx_mbarrier_expect_tx(uint64_t addr, uint32_t tx);
+void __ptx_mbarrier_complete_tx(uint64_t addr, uint32_t tx);
+uint32_t __ptx_mbarrier_test_wait(uint64_t addr, uint64_t state);
+uint32_t __ptx_mbarrier_test_wait_parity(uint64_t addr, uint32_t parity);
+uint32_t __ptx_mbarrier_try_wait(uint64_t addr, uint64_t state);
+uint32_t __ptx_mbarrier_try_wait_parity(uint64_t addr, uint32_t parity);
+uint32_t __ptx_mbarrier_pending_count(uint64_t state);
+
 /* ---- Exact FP helpers -------------------------------------------------------
  * None: ptx-to-llvm emits its exact FP sequences (directed rounding, ftz,
  * canonical NaNs, bf16 single rounding) inline as plain LLVM IR, so there is

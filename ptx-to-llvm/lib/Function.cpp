@@ -160,6 +160,8 @@ static bool dispatch(FnCtx &fc, const ptx::Instruction &in) {
   case O::Shfl: case O::Vote: case O::Match: case O::Redux: case O::Activemask: case O::Elect:
   case O::Bar: case O::Barrier:
     return translateWarp(fc, in);
+  case O::Cp: case O::Mbarrier:
+    return translateAsync(fc, in);
   case O::Griddepcontrol:
     // Programmatic dependent launch: .wait waits for the prerequisite grids,
     // which a stream-ordered launch has already completed; .launch_dependents

@@ -160,6 +160,7 @@ bool translateMemory(FnCtx &, const ptx::Instruction &);
 bool translateAtomics(FnCtx &, const ptx::Instruction &);
 bool translateControl(FnCtx &, const ptx::Instruction &);
 bool translateWarp(FnCtx &, const ptx::Instruction &);
+bool translateAsync(FnCtx &, const ptx::Instruction &);
 llvm::Value *readSpecialReg(FnCtx &, const ptx::Operand &op);
 
 // Classification used by the dispatcher.
