@@ -67,6 +67,9 @@ struct FatModule {
   std::vector<emu::Module *> images;
   std::vector<std::unique_ptr<llvm::LLVMContext>> keepCtx; // contexts of split images
   std::vector<std::unique_ptr<llvm::Module>> keepMod;
+  // Split mode: kernel name -> its own image, loaded on first use from keepMod.
+  bool split = false;
+  std::map<std::string, emu::Module *> kernelImages;
 };
 struct Mirror {
   uint64_t size = 0; // bytes of the host mapping == device bytes used
@@ -148,7 +151,11 @@ uint64_t moduleStaticLds(const llvm::Module &M) {
 // variables, so it is only done when no kernel-visible mutable state would
 // be duplicated: every addrspace(1) variable is constant or an empty object
 // (<= 1 byte, e.g. libcu++ customisation-point objects).
-bool splittable(const llvm::Module &M, std::string &Why) {
+bool splittable(const llvm::Module &M, const std::vector<std::string> &HostVisible, std::string &Why) {
+  for (const std::string &N : HostVisible) {
+    Why = "the host accesses its variable '" + N + "'";
+    return false;
+  }
   for (const llvm::GlobalVariable &G : M.globals()) {
     if (G.getAddressSpace() != 1 || G.isConstant() || G.getName().starts_with("__ptx2amd_")) continue;
     if (G.getValueType()->isSized() && M.getDataLayout().getTypeAllocSize(G.getValueType()) <= 1) continue;
@@ -236,15 +243,14 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
     if ((ForceSplit || Lds > 65536) && Kernels.size() > 1 && !getenv("PTX2AMD_SHIM_NO_SPLIT")) {
       // amdgpu-emu sizes static LDS per module, not per kernel: load one
       // image per kernel so each kernel gets only the LDS it uses.
-      if (!splittable(**Mod, Why))
+      std::vector<std::string> HostVisible; // registered variables larger than an empty object
+      for (auto &[Host, V] : St.vars)
+        if (V.mod == &M && V.size > 1) HostVisible.push_back(V.name);
+      if (!splittable(**Mod, HostVisible, Why))
         return Fail("the module's kernels declare " + std::to_string(Lds) +
                     " bytes of static shared memory in total (> 64 KiB as the emulator counts it, per module) and "
                     "cannot be split per kernel because " + Why);
-      for (const std::string &K : Kernels) {
-        auto L = D->loadModule(onlyKernel(**Mod, K));
-        if (!L) return Fail("emulator rejected the translated kernel '" + K + "': " + llvm::toString(L.takeError()));
-        M.images.push_back(*L);
-      }
+      M.split = true; // images are loaded per kernel on first launch (imageWithKernel)
       M.keepMod.push_back(std::move(*Mod));
       M.keepCtx.push_back(std::move(Ctx));
       M.ptxArch = P.arch;
@@ -259,12 +265,26 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
   return cudaSuccess;
 }
 
-emu::Module *imageWithKernel(FatModule &M, const std::string &Name) {
+emu::Module *imageWithKernel(State &St, FatModule &M, const std::string &Name) {
+  if (M.split) {
+    auto It = M.kernelImages.find(Name);
+    if (It != M.kernelImages.end()) return It->second;
+    for (auto &Mod : M.keepMod)
+      if (llvm::Function *F = Mod->getFunction(Name); F && !F->isDeclaration()) {
+        auto L = St.dev->loadModule(onlyKernel(*Mod, Name));
+        if (!L) {
+          note("emulator rejected the translated kernel '" + Name + "': " + llvm::toString(L.takeError()));
+          return nullptr;
+        }
+        return M.kernelImages[Name] = *L;
+      }
+  }
   for (emu::Module *I : M.images) {
     auto K = I->kernel(Name);
     if (K) return I;
     llvm::consumeError(K.takeError());
   }
+  if (!M.split) note("kernel '" + Name + "' not found in the translated module");
   return nullptr;
 }
 
@@ -273,6 +293,10 @@ cudaError_t symbolAddress(State &St, const void *Symbol, uint64_t &Addr, size_t 
   auto It = St.vars.find(Symbol);
   if (It == St.vars.end()) return cudaErrorInvalidSymbol;
   if (cudaError_t E = ensureLoaded(St, *It->second.mod)) return E;
+  if (It->second.mod->split) {
+    note("host access to variable '" + It->second.name + "' of a module loaded per kernel is not supported");
+    return cudaErrorNotSupported;
+  }
   for (emu::Module *I : It->second.mod->images) {
     auto A = I->globalAddress(It->second.name);
     if (A) { Addr = *A; Size = It->second.size; return cudaSuccess; }
@@ -337,11 +361,8 @@ cudaError_t launch(Kernel *K, dim3 G, dim3 B, void **Args, size_t Shmem, bool Co
       B.z > 64 || G.y > 65535 || G.z > 65535)
     return setErr(St, cudaErrorInvalidConfiguration);
   if (cudaError_t E = ensureLoaded(St, *K->mod)) return setErr(St, E);
-  emu::Module *Img = imageWithKernel(*K->mod, K->name);
-  if (!Img) {
-    note("kernel '" + K->name + "' not found in the translated module");
-    return setErr(St, cudaErrorInvalidDeviceFunction);
-  }
+  emu::Module *Img = imageWithKernel(St, *K->mod, K->name);
+  if (!Img) return setErr(St, K->mod->split ? cudaErrorInvalidKernelImage : cudaErrorInvalidDeviceFunction);
   if (cudaError_t E = syncMirrors(St, true)) return E;
   emu::LaunchConfig C;
   C.grid = {G.x, G.y, G.z};
@@ -541,7 +562,9 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *Cfg, const void *Func,
   for (unsigned I = 0; I < Cfg->numAttrs; ++I) {
     const cudaLaunchAttribute &A = Cfg->attrs[I];
     if (A.id == cudaLaunchAttributeCooperative) Coop = A.val.cooperative != 0;
-    else if (A.id == cudaLaunchAttributeIgnore) continue;
+    else if (A.id == cudaLaunchAttributeIgnore || A.id == cudaLaunchAttributeProgrammaticStreamSerialization ||
+             A.id == cudaLaunchAttributeProgrammaticEvent || A.id == cudaLaunchAttributePriority)
+      continue; // ordering/priority hints: launches are synchronous on emu
     else {
       note("cudaLaunchKernelExC: launch attribute " + std::to_string(int(A.id)) + " ignored (no effect on emu)");
     }
@@ -770,7 +793,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *A, const void *Func) {
   State &St = S();
   std::lock_guard<std::mutex> L(St.mu);
   if (cudaError_t E = ensureLoaded(St, *K->mod)) return setErr(St, E);
-  emu::Module *Img = imageWithKernel(*K->mod, K->name);
+  emu::Module *Img = imageWithKernel(St, *K->mod, K->name);
   if (!Img) return setErr(St, cudaErrorInvalidDeviceFunction);
   auto Info = Img->kernel(K->name);
   if (!Info) return fromLlvm(St, Info.takeError(), "cudaFuncGetAttributes", cudaErrorInvalidDeviceFunction);
