@@ -278,6 +278,7 @@ FastTokenStream::FastTokenStream(std::string_view text) : text_(text), source_(t
 }
 
 antlr4::Token *FastTokenStream::LT(ssize_t k) {
+  if (k == 1) return &toks_[p_]; // p_ < toks_.size() always (see consume/seek)
   if (k == 0) return nullptr;
   if (k < 0) {
     if (ssize_t(p_) + k < 0) return nullptr;

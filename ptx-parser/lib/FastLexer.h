@@ -86,6 +86,9 @@ public:
     if (p_ + 1 < toks_.size()) ++p_;
   }
   size_t LA(ssize_t i) override {
+    // LA(1) is by far the most frequent call (every match and decision);
+    // p_ is always a valid index (consume/seek clamp it to the EOF token).
+    if (i == 1) return toks_[p_].FastToken::getType();
     antlr4::Token *t = LT(i);
     return t ? t->getType() : antlr4::Token::INVALID_TYPE;
   }
