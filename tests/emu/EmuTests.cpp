@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <numeric>
 #include <random>
 
@@ -500,6 +502,28 @@ TEST(EmuXlane, PermlaneFromInactiveLaneFaults) {
   ASSERT_TRUE(bool(E));
   std::string S = llvm::toString(std::move(E));
   EXPECT_NE(S.find("permlane16 reads inactive lane 15 without fetch-inactive"), std::string::npos) << S;
+}
+
+// ---- signed zeros (kernels/signed_zero.ll) --------------------------------------------------------
+TEST(EmuFP, NegativeZeroIsKept) {
+  auto D = makeDevice();
+  ASSERT_TRUE(D);
+  auto M = loadFile(*D, srcPath("signed_zero.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  uint64_t out = upload(*D, std::vector<uint64_t>(9, 0x1234));
+  volatile double a = 0.0, b = -2.5;
+  double av = a, bv = b;
+  LaunchConfig C;
+  void *Args[] = {&out, &av, &bv};
+  ASSERT_OK(D->launch(**M, "szero", C, Args));
+  auto O = download<uint64_t>(*D, out, 9);
+  auto bits = [](double d) { return std::bit_cast<uint64_t>(d); };
+  double m = a * b;
+  std::vector<uint64_t> Want = {bits(m), bits(-a), bits(-0.0), bits(std::copysign(a, b)), bits(m + -a),
+                                bits(m) /* RTZ of an exact product */, bits(double(float(m))),
+                                bits(std::fma(a, b, -m)), bits(m - a)};
+  EXPECT_EQ(O, Want);
+  EXPECT_EQ(O[0], 0x8000000000000000ull); // the host agrees the product is -0
 }
 
 TEST(EmuLoad, UnknownIntrinsicIsALoadError) {
