@@ -11,13 +11,16 @@
 
 #ifdef PTX2AMD_HAVE_MIMALLOC
 #include <mimalloc.h>
+
+#include <cstdlib>
 #endif
 
 namespace ptx {
 
 void configureProcessAllocator() {
 #ifdef PTX2AMD_HAVE_MIMALLOC
-  mi_option_set_enabled(mi_option_large_os_pages, true);
+  // An explicit MIMALLOC_LARGE_OS_PAGES in the environment wins.
+  if (!std::getenv("MIMALLOC_LARGE_OS_PAGES")) mi_option_set_enabled(mi_option_large_os_pages, true);
 #endif
 }
 
