@@ -9,6 +9,10 @@
 #   4. translate  ptx2amd translates the PTX to LLVM IR and an AMDGPU code object (gfx942)
 #   5. emulate    ptx2amd-run runs the translated saxpy kernel on the CPU emulator (amdgpu-emu)
 #                 and the script checks every output element
+#   6. run        the whole program, built by nvcc -cudart shared, runs unmodified against
+#                 ptx2amd's libcudart.so.13 (cudart-shim: PTX from the fat binary -> ptxjit ->
+#                 amdgpu-emu) for a wave32 (gfx1100) and a wave64 (gfx90a) target; its own
+#                 CPU-reference self-check must print PASS
 # Usage: scripts/demo.sh [program.cu]. Outputs go to $BUILD_DIR/demo/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +32,7 @@ say() { printf '\n== %s\n' "$*"; }
 
 stage_build() {
   say "build: configure + build ptx2amd and ptx2amd-run in $BUILD_DIR"
-  bash "$ROOT/scripts/build.sh" ptx2amd ptx2amd-run
+  bash "$ROOT/scripts/build.sh" ptx2amd ptx2amd-run cudart_shim
 }
 
 stage_nvcc() {
@@ -75,12 +79,30 @@ stage_emulate() {
        END { printf "y[0..%d] checked: %d mismatches\n", seen - 1, bad; exit (seen != n || bad) }' "$OUT/$NAME.emu.txt"
 }
 
+stage_run() {
+  say "run: nvcc -cudart shared $SRC, executed on amdgpu-emu through cudart-shim (libcudart.so.13)"
+  local flags
+  flags="$(sed -n 's|^// nvcc-flags:||p' "$SRC" | head -1)"
+  # shellcheck disable=SC2086
+  "$CUDA_HOME/bin/nvcc" -O2 -std=c++17 -cudart shared -gencode arch=compute_90,code=compute_90 $flags \
+    "$SRC" -o "$OUT/$NAME.shim"
+  local arch policy
+  for target in gfx1100:pack gfx90a:pack; do
+    arch="${target%%:*}" policy="${target##*:}"
+    LD_LIBRARY_PATH="$BUILD_DIR/lib/shim" PTX2AMD_ARCH="$arch" PTX2AMD_WARP_POLICY="$policy" \
+      "$OUT/$NAME.shim" | tee "$OUT/$NAME.run.$arch.txt"
+    grep -q 'PASS$' "$OUT/$NAME.run.$arch.txt"
+    echo "$NAME on $arch ($policy): exit 0, self-check PASS"
+  done
+}
+
 main() {
   stage_build
   stage_nvcc
   stage_frontend
   stage_translate
   stage_emulate
+  stage_run
   say "demo: all stages passed for $NAME"
 }
 main
