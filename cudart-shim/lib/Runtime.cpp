@@ -372,7 +372,7 @@ cudaError_t launch(Kernel *K, dim3 G, dim3 B, void **Args, size_t Shmem, bool Co
   if (llvm::Error E = St.dev->launch(*Img, K->name, C, Args)) {
     std::string Msg = llvm::toString(std::move(E));
     note("kernel '" + K->name + "' failed: " + Msg);
-    cudaError_t Code = Msg.find("assert") != std::string::npos ? cudaErrorAssert : cudaErrorLaunchFailure;
+    cudaError_t Code = Msg.find("device assertion failed") != std::string::npos ? cudaErrorAssert : cudaErrorLaunchFailure;
     if (Msg.find("cannot all be resident") != std::string::npos) Code = cudaErrorCooperativeLaunchTooLarge;
     else St.sticky = Code;
     return setErr(St, Code);

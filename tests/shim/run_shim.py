@@ -41,6 +41,8 @@ def main():
     ap.add_argument("--ptx-arch", default="compute_90",
                     help="virtual arch whose PTX is embedded (Thrust's sm_90 PTX uses TMA/mbarrier, not translated yet)")
     ap.add_argument("--emu-threads", type=int, default=0, help="PTX2AMD_EMU_THREADS (0: emulator default)")
+    ap.add_argument("--expect-stderr", action="append", default=[],
+                    help="text that must appear in the program's stderr")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -87,6 +89,10 @@ def main():
     if not any(l.endswith("PASS") for l in lines) or any(l.endswith("FAIL") for l in lines):
         print("self-check: no PASS line, or a FAIL line")
         ok = False
+    for want in a.expect_stderr:
+        if want not in r.stderr:
+            print("stderr lacks %r" % want)
+            ok = False
     g, why = golden(a.golden, a.prog, src)
     print("H200 comparison:", why)
     if g is not None and g != r.stdout:

@@ -1,0 +1,56 @@
+// Error paths of ptx2amd's runtime shim (not a corpus program): a failing device assert must
+// surface as an error (cudaErrorAssert, or cudaErrorLaunchFailure while the device library turns
+// __assertfail into message + trap, which the emulator reports as a trap), an out-of-bounds store as a launch failure (with the emulator's fault
+// report on stderr), and an entry point the shim does not implement as cudaErrorNotSupported with
+// "ptx2amd-shim: unsupported CUDA runtime call" on stderr -- never a silent success.
+// Each case runs in a child process because launch failures are sticky, as in CUDA.
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+__global__ void check_zero(int* p) { assert(p[threadIdx.x] == 0); }
+__global__ void oob_store(int* p) { p[(1u << 30) + threadIdx.x] = 1; }
+
+static int child(const char* which) {
+  int* d;
+  cudaMalloc(&d, 64 * sizeof(int));
+  if (!strcmp(which, "assert")) {
+    cudaMemset(d, 1, 64 * sizeof(int));
+    check_zero<<<1, 64>>>(d);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    printf("assert: %s\n", cudaGetErrorName(e));
+    return e == cudaErrorAssert || e == cudaErrorLaunchFailure ? 0 : 1;
+  }
+  if (!strcmp(which, "oob")) {
+    oob_store<<<1, 32>>>(d);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    printf("oob: %s\n", cudaGetErrorName(e));
+    return e == cudaErrorLaunchFailure || e == cudaErrorIllegalAddress ? 0 : 1;
+  }
+  cudaGraph_t g;
+  cudaError_t e = cudaGraphCreate(&g, 0);
+  printf("unsupported: %s\n", cudaGetErrorName(e));
+  return e == cudaErrorNotSupported ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1) return child(argv[1]);
+  int bad = 0;
+  for (const char* c : {"assert", "oob", "graph"}) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) _exit(child(c));
+    int st = 0;
+    waitpid(pid, &st, 0);
+    bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    printf("case %s: %s\n", c, ok ? "ok" : "WRONG");
+    bad += !ok;
+  }
+  printf("shim_errors: %d wrong %s\n", bad, bad ? "FAIL" : "PASS");
+  return bad != 0;
+}
