@@ -590,7 +590,14 @@ cudaError_t cudaFree(void *P) {
   State &St = S();
   std::lock_guard<std::mutex> L(St.mu);
   auto It = St.allocs.find(reinterpret_cast<uint64_t>(P));
-  if (It == St.allocs.end()) return setErr(St, cudaErrorInvalidValue);
+  if (It == St.allocs.end()) {
+    auto Mi = St.mirrors.find(reinterpret_cast<uint64_t>(P)); // cudaMallocManaged memory
+    if (Mi == St.mirrors.end()) return setErr(St, cudaErrorInvalidValue);
+    munmap(P, Mi->second.size);
+    uint64_t Dev = Mi->second.devBase;
+    St.mirrors.erase(Mi);
+    return fromLlvm(St, St.dev->free(Dev), "cudaFree");
+  }
   St.allocs.erase(It);
   return fromLlvm(St, St.dev->free(reinterpret_cast<uint64_t>(P)), "cudaFree");
 }
