@@ -219,6 +219,22 @@ uint32_t __ptx_mbarrier_try_wait(uint64_t addr, uint64_t state);
 uint32_t __ptx_mbarrier_try_wait_parity(uint64_t addr, uint32_t parity);
 uint32_t __ptx_mbarrier_pending_count(uint64_t state);
 
+/* ---- Textures and surfaces (texture.c; descriptor layout: ptx_texture.h) ---
+ * `h` is a texture/surface object handle (the generic address of a
+ * ptx_tex_desc). __ptx_tex returns component `comp` (0..3) of
+ *   tex.{1d,2d,3d}.v4.{f32|s32|u32}.{f32|s32} at coordinates (x, y, z)
+ * (dims 1..3; unused coordinates 0) given as bit patterns: float bits when
+ * float_coords, else signed integers. float_result selects float reads
+ * (result bits are a float) vs element-type integer reads.
+ * __ptx_surf_addr gives the generic address of a `bytes`-wide suld.b/sust.b
+ * access at byte offset x, row y, slice z; mode 0 .trap (traps when out of
+ * range), 1 .clamp (nearest valid location), 2 .zero (returns 0: the load
+ * reads zero / the store is dropped). */
+uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
+                   uint32_t float_coords, uint32_t float_result, uint32_t comp);
+uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
+                         uint32_t bytes, uint32_t mode);
+
 /* ---- Exact FP helpers -------------------------------------------------------
  * None: ptx-to-llvm emits its exact FP sequences (directed rounding, ftz,
  * canonical NaNs, bf16 single rounding) inline as plain LLVM IR, so there is

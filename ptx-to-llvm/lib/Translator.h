@@ -161,6 +161,7 @@ bool translateAtomics(FnCtx &, const ptx::Instruction &);
 bool translateControl(FnCtx &, const ptx::Instruction &);
 bool translateWarp(FnCtx &, const ptx::Instruction &);
 bool translateAsync(FnCtx &, const ptx::Instruction &);
+bool translateTexture(FnCtx &, const ptx::Instruction &);
 llvm::Value *readSpecialReg(FnCtx &, const ptx::Operand &op);
 
 // Classification used by the dispatcher.

@@ -1,0 +1,174 @@
+/*===- texture.c - tex / suld / sust on ptx_tex_desc objects ---------------===*
+ *
+ * Texture and surface handles are generic addresses of a ptx_tex_desc
+ * (ptx_texture.h). Sampling follows the CUDA C Programming Guide, "Texture
+ * Fetching" appendix: normalized coordinates are scaled by the extent;
+ * wrap / mirror act on normalized coordinates, clamp / border on texel
+ * indices; nearest-point sampling takes texel floor(x); linear filtering
+ * uses xB = x - 0.5, i = floor(xB) and the weight alpha = frac(xB) held in
+ * 9-bit fixed point (8 fractional bits, rounded), as NVIDIA hardware does.
+ * cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] / [-1,1];
+ * half-float texels read as float. Channels beyond the format's count read
+ * 0. Results are returned one component at a time as 32-bit patterns (the
+ * devlib ABI has no aggregates): float bits for float reads, the integer
+ * for element-type integer reads.
+ * Surfaces (suld.b / sust.b): x is a byte offset, y a row, z a slice; an
+ * out-of-range access traps (.trap), is clamped to the last valid position
+ * (.clamp) or reads zero / is dropped (.zero, signalled by address 0).
+ *===----------------------------------------------------------------------===*/
+#include "wave.h"
+#include "ptx_texture.h"
+
+static const ptx_tex_desc *desc_of(uint64_t h) {
+  const ptx_tex_desc *d = (const ptx_tex_desc *)(uintptr_t)h;
+  if (h == 0 || d->magic != PTX_TEX_DESC_MAGIC) __builtin_trap();
+  return d;
+}
+
+static uint32_t elem_size(const ptx_tex_desc *d) { return (uint32_t)d->channels * d->bits / 8u; }
+
+static uint64_t texel_addr(const ptx_tex_desc *d, int32_t x, int32_t y, int32_t z) {
+  uint64_t slice = d->geometry == PTX_TEX_GEOM_1D ? 0 : d->pitch * (uint64_t)d->height;
+  return d->base + (uint64_t)(uint32_t)z * slice + (uint64_t)(uint32_t)y * d->pitch +
+         (uint64_t)(uint32_t)x * elem_size(d);
+}
+
+static float half_to_float(uint32_t h) {
+  _Float16 v = __builtin_bit_cast(_Float16, (uint16_t)h);
+  return (float)v;
+}
+
+/* Channel c of texel (x,y,z) as float (float / normalized reads) or as an
+ * integer bit pattern (element-type integer reads). */
+static uint32_t channel(const ptx_tex_desc *d, int32_t x, int32_t y, int32_t z, uint32_t c,
+                        int as_float) {
+  if (c >= d->channels) return 0u;
+  uint64_t a = texel_addr(d, x, y, z) + (uint64_t)c * (d->bits / 8u);
+  uint32_t raw;
+  switch (d->bits) {
+  case 8: raw = *(const uint8_t *)(uintptr_t)a; break;
+  case 16: raw = *(const uint16_t *)(uintptr_t)a; break;
+  default: raw = *(const uint32_t *)(uintptr_t)a; break;
+  }
+  if (d->kind == PTX_TEX_KIND_FLOAT) {
+    float f = d->bits == 16 ? half_to_float(raw) : __builtin_bit_cast(float, raw);
+    return __builtin_bit_cast(uint32_t, f);
+  }
+  int sgn = d->kind == PTX_TEX_KIND_SIGNED;
+  if (d->bits == 8 && sgn) raw = (uint32_t)(int32_t)(int8_t)raw;
+  if (d->bits == 16 && sgn) raw = (uint32_t)(int32_t)(int16_t)raw;
+  if (!as_float) return raw;
+  if (d->read_mode == PTX_TEX_READ_NORMALIZED && d->bits < 32) {
+    float scale = d->bits == 8 ? (sgn ? 127.0f : 255.0f) : (sgn ? 32767.0f : 65535.0f);
+    float f = sgn ? (float)(int32_t)raw / scale : (float)raw / scale;
+    if (f < -1.0f) f = -1.0f;
+    return __builtin_bit_cast(uint32_t, f);
+  }
+  return __builtin_bit_cast(uint32_t, sgn ? (float)(int32_t)raw : (float)raw);
+}
+
+static uint32_t extent(const ptx_tex_desc *d, uint32_t dim) {
+  return dim == 0 ? d->width : dim == 1 ? d->height : d->depth;
+}
+
+/* Texel index i along `dim` after the address mode; -1 means "border". */
+static int32_t address_index(const ptx_tex_desc *d, uint32_t dim, int32_t i) {
+  int32_t n = (int32_t)extent(d, dim);
+  uint8_t mode = d->address[dim];
+  int normalized = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  if (!normalized && (mode == PTX_TEX_ADDR_WRAP || mode == PTX_TEX_ADDR_MIRROR))
+    mode = PTX_TEX_ADDR_CLAMP; /* wrap/mirror need normalized coordinates */
+  switch (mode) {
+  case PTX_TEX_ADDR_WRAP: { int32_t r = i % n; return r < 0 ? r + n : r; }
+  case PTX_TEX_ADDR_MIRROR: {
+    int32_t p = i % (2 * n); if (p < 0) p += 2 * n;
+    return p < n ? p : 2 * n - 1 - p;
+  }
+  case PTX_TEX_ADDR_BORDER: return (i < 0 || i >= n) ? -1 : i;
+  default: return i < 0 ? 0 : i >= n ? n - 1 : i;
+  }
+}
+
+/* Coordinate along dim in texel units (normalized coords scaled; wrap and
+ * mirror applied to the normalized value as the guide specifies). */
+static float texel_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
+  if (!(d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS)) return x;
+  uint8_t mode = d->address[dim];
+  if (mode == PTX_TEX_ADDR_WRAP) x = x - __builtin_floorf(x);
+  else if (mode == PTX_TEX_ADDR_MIRROR) {
+    float f = __builtin_floorf(x), fr = x - f;
+    x = ((int64_t)f & 1) ? 1.0f - fr : fr;
+  }
+  return x * (float)extent(d, dim);
+}
+
+static float border(const ptx_tex_desc *d, uint32_t c) { return d->border_color[c & 3u]; }
+
+/* Value of channel c at integer texel (i,j,k) after addressing, as a bit
+ * pattern (float bits when as_float). */
+static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j, int32_t k,
+                      uint32_t c, int as_float) {
+  int32_t ai = address_index(d, 0, i);
+  int32_t aj = dims > 1 ? address_index(d, 1, j) : 0;
+  int32_t ak = dims > 2 ? address_index(d, 2, k) : 0;
+  if (ai < 0 || aj < 0 || ak < 0)
+    return as_float ? __builtin_bit_cast(uint32_t, border(d, c)) : 0u;
+  return channel(d, ai, aj, ak, c, as_float);
+}
+
+static float weight9(float f) { return __builtin_rintf(f * 256.0f) / 256.0f; }
+
+uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
+                   uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = desc_of(h);
+  if (d->flags & PTX_TEX_FLAG_SRGB) __builtin_trap();
+  int as_float = float_result != 0;
+  if (!float_coords) /* integer coordinates: point sampling at the texel */
+    return texel(d, dims, (int32_t)xb, (int32_t)yb, (int32_t)zb, comp, as_float);
+  float c[3] = {__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
+                __builtin_bit_cast(float, zb)};
+  for (uint32_t k = 0; k < dims; ++k) c[k] = texel_coord(d, k, c[k]);
+  if (d->filter == PTX_TEX_FILTER_POINT || !as_float) {
+    int32_t i[3] = {0, 0, 0};
+    for (uint32_t k = 0; k < dims; ++k) i[k] = (int32_t)__builtin_floorf(c[k]);
+    return texel(d, dims, i[0], i[1], i[2], comp, as_float);
+  }
+  int32_t i0[3] = {0, 0, 0};
+  float w[3] = {0.0f, 0.0f, 0.0f};
+  for (uint32_t k = 0; k < dims; ++k) {
+    float xB = c[k] - 0.5f, fl = __builtin_floorf(xB);
+    i0[k] = (int32_t)fl;
+    w[k] = weight9(xB - fl);
+  }
+  float acc = 0.0f;
+  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
+  for (uint32_t dz = 0; dz < nz; ++dz)
+    for (uint32_t dy = 0; dy < ny; ++dy)
+      for (uint32_t dx = 0; dx < 2; ++dx) {
+        float wt = (dx ? w[0] : 1.0f - w[0]);
+        if (dims > 1) wt *= (dy ? w[1] : 1.0f - w[1]);
+        if (dims > 2) wt *= (dz ? w[2] : 1.0f - w[2]);
+        float v = __builtin_bit_cast(float, texel(d, dims, i0[0] + (int32_t)dx, i0[1] + (int32_t)dy,
+                                                  i0[2] + (int32_t)dz, comp, 1));
+        acc += wt * v;
+      }
+  return __builtin_bit_cast(uint32_t, acc);
+}
+
+/* Address of a `bytes`-wide surface access at byte x, row y, slice z;
+ * mode 0 = .trap, 1 = .clamp, 2 = .zero (returns 0 when out of range). */
+uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
+                         uint32_t bytes, uint32_t mode) {
+  const ptx_tex_desc *d = desc_of(h);
+  int64_t rowBytes = (int64_t)d->width * elem_size(d);
+  int64_t c[3] = {(int32_t)x, dims > 1 ? (int32_t)y : 0, dims > 2 ? (int32_t)z : 0};
+  int64_t lim[3] = {rowBytes - (int64_t)bytes, (int64_t)d->height - 1, (int64_t)d->depth - 1};
+  for (uint32_t k = 0; k < 3; ++k) {
+    if (c[k] >= 0 && c[k] <= lim[k]) continue;
+    if (mode == 0u) __builtin_trap();
+    if (mode == 2u) return 0ull;
+    c[k] = c[k] < 0 ? 0 : lim[k];
+  }
+  uint64_t slice = d->pitch * (uint64_t)d->height;
+  return d->base + (uint64_t)c[2] * slice + (uint64_t)c[1] * d->pitch + (uint64_t)c[0];
+}
