@@ -235,6 +235,14 @@ uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z
 uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
                          uint32_t bytes, uint32_t mode);
 
+/* ---- fp8 conversions (fp8.c) -----------------------------------------------
+ * __ptx_cvt_f32_to_fp8: one f32 -> e4m3 (e5m2 = 0) or e5m2 (e5m2 = 1) byte,
+ * .rn.satfinite, relu = 1 for .relu. __ptx_cvt_fp8_to_f16: one fp8 byte ->
+ * f16 bits (exact), relu = 1 for .relu. Packing of the x2 forms is done by
+ * ptx-to-llvm. */
+uint32_t __ptx_cvt_f32_to_fp8(float x, uint32_t e5m2, uint32_t relu);
+uint32_t __ptx_cvt_fp8_to_f16(uint32_t byte, uint32_t e5m2, uint32_t relu);
+
 /* ---- Exact FP helpers -------------------------------------------------------
  * None: ptx-to-llvm emits its exact FP sequences (directed rounding, ftz,
  * canonical NaNs, bf16 single rounding) inline as plain LLVM IR, so there is

@@ -12,7 +12,8 @@
 //  * float -> float same type with .rni/.rzi/.rmi/.rpi: round to integral;
 //  * f16x2/bf16x2 packing from two f32 (`cvt.rn.f16x2.f32 d, a, b` puts
 //    cvt(a) in the upper half), .relu, .satfinite, .sat.
-// fp8/fp6/fp4 (e4m3/e5m2/...) conversions and cvt.pack are explicit errors.
+// cvt.pack.sat (integer packing) and the e4m3x2/e5m2x2 <-> f32/f16x2 pairs
+// (devlib fp8.c) are below; fp6/fp4 and scalar fp8 forms are explicit errors.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -117,10 +118,47 @@ static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT d
   return r;
 }
 
+// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32
+// d, a, b, c (PTX ISA cvt.pack): a and b are clamped to the N-bit convert
+// type's range; d = tb in bits [0,N), ta in bits [N,2N), then for the 3-source
+// forms the low 32-2N bits of c above them.
+static bool cvtPack(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  const auto &ops = in.operands;
+  unsigned n = 0;
+  bool sgn = false;
+  PT t0 = in.type(0);
+  if (t0 == PT::U16 || t0 == PT::S16 || t0 == PT::U8 || t0 == PT::S8) {
+    n = ptx::typeBits(t0);
+    sgn = ptx::isSigned(t0);
+  } else {
+    for (auto [name, bits, s] : {std::tuple{"u4", 4u, false}, {"s4", 4u, true}, {"u2", 2u, false},
+                                 {"s2", 2u, true}})
+      if (hasModNamed(in, name)) { n = bits; sgn = s; }
+  }
+  if (!n || !in.has(Mod::Sat)) return fc.unsupported(in, "cvt.pack convert type");
+  bool three = n < 16;
+  if (ops.size() != (three ? 4u : 3u)) return fc.unsupported(in, "operands");
+  int64_t lo = sgn ? -(int64_t(1) << (n - 1)) : 0;
+  int64_t hi = sgn ? (int64_t(1) << (n - 1)) - 1 : (int64_t(1) << n) - 1;
+  auto sat = [&](const ptx::Operand &o) {
+    Value *x = fc.read(o, PT::S32);
+    x = b.CreateSelect(b.CreateICmpSLT(x, b.getInt32((uint32_t)lo)), b.getInt32((uint32_t)lo), x);
+    x = b.CreateSelect(b.CreateICmpSGT(x, b.getInt32((uint32_t)hi)), b.getInt32((uint32_t)hi), x);
+    return b.CreateAnd(x, b.getInt32((1u << n) - 1));
+  };
+  Value *ta = sat(ops[1]);
+  Value *tb = sat(ops[2]);
+  Value *d = b.CreateOr(b.CreateShl(ta, n), tb);
+  if (three) d = b.CreateOr(d, b.CreateShl(fc.read(ops[3], PT::B32), 2 * n));
+  fc.write(ops[0], d, PT::B32);
+  return true;
+}
+
 bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
   auto &b = fc.b;
   const auto &ops = in.operands;
-  if (in.has(Mod::Pack)) return fc.unsupported(in, "cvt.pack");
+  if (in.has(Mod::Pack)) return cvtPack(fc, in);
   PT dt = in.type(0), st = in.type(1);
   if (dt == PT::None || st == PT::None) return fc.unsupported(in, "needs destination and source types");
   RoundingMode rm = fc.rounding(in);
@@ -201,6 +239,42 @@ bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
     Value *hb = coerceTo16(fc, floatToFloat(fc, in, c, et, rm, false));
     Value *r = b.CreateOr(b.CreateShl(b.CreateZExt(ha, b.getInt32Ty()), 16), b.CreateZExt(hb, b.getInt32Ty()));
     fc.write(ops[0], r, PT::B32);
+    return true;
+  }
+  // fp8 pairs (devlib fp8.c converts one byte): the element from a / from the
+  // upper half goes to the upper byte / upper half.
+  bool dFp8 = dt == PT::E4M3x2 || dt == PT::E5M2x2, sFp8 = st == PT::E4M3x2 || st == PT::E5M2x2;
+  if (dFp8 && (st == PT::F32 || st == PT::F16x2)) {
+    if (rm != RoundingMode::NearestTiesToEven || !in.has(Mod::Satfinite))
+      return fc.unsupported(in, "fp8 destinations need .rn.satfinite");
+    Value *fmt = b.getInt32(dt == PT::E5M2x2), *relu = b.getInt32(in.has(Mod::Relu));
+    Value *hiF, *loF;
+    if (st == PT::F32) {
+      if (ops.size() != 3) return fc.unsupported(in, "expected two sources");
+      hiF = fc.read(ops[1], PT::F32);
+      loF = fc.read(ops[2], PT::F32);
+    } else {
+      if (ops.size() != 2) return fc.unsupported(in, "operands");
+      Value *u = fc.read(ops[1], PT::B32);
+      auto half = [&](Value *bits16) {
+        return b.CreateFPExt(b.CreateBitCast(b.CreateTrunc(bits16, b.getInt16Ty()), b.getHalfTy()), b.getFloatTy());
+      };
+      hiF = half(b.CreateLShr(u, 16));
+      loF = half(u);
+    }
+    Value *hi = fc.call("__ptx_cvt_f32_to_fp8", fc.i32(), {hiF, fmt, relu});
+    Value *lo = fc.call("__ptx_cvt_f32_to_fp8", fc.i32(), {loF, fmt, relu});
+    Value *r = b.CreateTrunc(b.CreateOr(b.CreateShl(hi, 8), lo), b.getInt16Ty());
+    fc.write(ops[0], r, PT::B16);
+    return true;
+  }
+  if (dt == PT::F16x2 && sFp8) {
+    if (rm != RoundingMode::NearestTiesToEven || ops.size() != 2) return fc.unsupported(in, "operands");
+    Value *fmt = b.getInt32(st == PT::E5M2x2), *relu = b.getInt32(in.has(Mod::Relu));
+    Value *u = b.CreateZExt(fc.coerce(fc.read(ops[1], PT::B16), b.getInt16Ty()), fc.i32());
+    Value *hi = fc.call("__ptx_cvt_fp8_to_f16", fc.i32(), {b.CreateLShr(u, 8), fmt, relu});
+    Value *lo = fc.call("__ptx_cvt_fp8_to_f16", fc.i32(), {b.CreateAnd(u, b.getInt32(0xff)), fmt, relu});
+    fc.write(ops[0], b.CreateOr(b.CreateShl(hi, 16), lo), PT::B32);
     return true;
   }
   // f32 -> tf32, bit sequences matching the H200 tables: .rna adds half an
