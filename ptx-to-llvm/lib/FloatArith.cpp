@@ -287,8 +287,9 @@ static Value *approxNaN(FnCtx &fc, Value *r) {
 static bool approxUnary(FnCtx &fc, const ptx::Instruction &in, ptx::Type t) {
   auto &b = fc.b;
   Value *x = in1(fc, in, 1, t);
-  // sin/cos/lg2/ex2.approx flush subnormal inputs even without .ftz (H200).
-  if (in.op == Opcode::Sin || in.op == Opcode::Cos || in.op == Opcode::Lg2 || in.op == Opcode::Ex2)
+  // sin/cos.approx flush subnormal inputs even without .ftz (H200 tables);
+  // lg2.approx does not (lg2.approx.f32 of 0x00000001 is -149 on the H200).
+  if (in.op == Opcode::Sin || in.op == Opcode::Cos)
     x = fc.flushDenorm(x);
   IRBuilder<>::FastMathFlagGuard guard(b);
   b.setFastMathFlags(approxFlags());
