@@ -122,12 +122,3 @@ uint64_t __ptx_malloc(uint64_t size) {
 }
 
 void __ptx_free(uint64_t ptr) { (void)ptr; }
-
-/* ptx-to-llvm currently spells the assertion hook `__ptx_` + "__assertfail"
- * (three underscores) instead of ptx_devlib.h's __ptx_assertfail; accept
- * both until the two agree (reported; the interface check stays strict for
- * every other name). */
-void __ptx___assertfail(uint64_t message, uint64_t file, uint32_t line,
-                        uint64_t function, uint64_t charSize) {
-  __ptx_assertfail(message, file, line, function, charSize);
-}
