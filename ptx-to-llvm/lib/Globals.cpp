@@ -10,6 +10,7 @@
 // .shared` unsized arrays are dynamic shared memory: an external
 // `[0 x i8]` addrspace(3) global. Declarations happen before initializers so
 // that initializers can refer to any variable or function of the module.
+// No variable is an LLVM `constant`: the host may rewrite `.const` data.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -65,7 +66,13 @@ GlobalVariable *makeVariable(ModuleCtx &mc, const ptx::Variable &v, bool functio
     // `.extern .shared` (dynamic shared memory): external [0 x i8].
     ty = ArrayType::get(Type::getInt8Ty(mc.ctx), 0);
   }
-  auto *gv = new GlobalVariable(mc.m, ty, /*constant*/ v.space == ptx::Space::Const, linkage,
+  // `.const` is read-only for kernels but the host may write it between
+  // launches (cuModuleGetGlobal / cudaMemcpyToSymbol), so it is never an LLVM
+  // `constant` (whose initializer would be folded into every load). Loads
+  // from addrspace(4) stay invariant within a kernel; an internal variable
+  // that nothing stores to is still folded by GlobalOpt, which is why the
+  // runtime shim gives host-registered variables external linkage.
+  auto *gv = new GlobalVariable(mc.m, ty, /*constant*/ false, linkage,
                                 nullptr, name, nullptr, GlobalValue::NotThreadLocal, as);
   uint32_t align = v.align ? v.align : std::max(1u, ptx::typeBits(v.type) / 8);
   gv->setAlignment(Align(align));
