@@ -196,6 +196,25 @@ std::unique_ptr<llvm::Module> onlyKernel(const llvm::Module &M, const std::strin
   return C;
 }
 
+// nvcc registers every namespace-scope __device__ / __constant__ variable of
+// the translation unit; in non-rdc PTX they are `.global` / `.const` without
+// `.visible`, i.e. internal to the module, so -O3 would delete an unused one
+// and fold loads of one that the kernels never store to (a `.const`) into
+// its initializer. Giving them external linkage keeps them addressable by
+// name (emu::Module::globalAddress) and makes their contents opaque to the
+// optimiser. A registered name missing from the PTX is left alone: host
+// access to it then fails with "variable ... not found".
+void pinHostVariables(State &St, const FatModule &M, llvm::Module &Mod) {
+  for (auto &[Host, V] : St.vars) {
+    if (V.mod != &M) continue;
+    llvm::GlobalVariable *G = Mod.getGlobalVariable(V.name, /*AllowInternal=*/true);
+    if (!G || G->isDeclaration()) continue;
+    G->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    G->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    G->setConstant(false);
+  }
+}
+
 // Translate and load a fat binary's PTX (once). Caller holds St.mu.
 cudaError_t ensureLoaded(State &St, FatModule &M) {
   if (M.loaded) return cudaSuccess;
@@ -222,7 +241,14 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
     LO.arch = St.arch;
     LO.defaultPolicy = St.policy;
     std::vector<amdgpulower::Diagnostic> Diags;
-    auto Mod = ptxjit::lowerPTX(P.text, "fatbin.ptx", *Ctx, LO, Diags);
+    auto Mod = ptxjit::translate(P.text, "fatbin.ptx", ptxjit::InputKind::PTX, *Ctx, Diags);
+    if (Mod) {
+      // Variables the host registered (__cudaRegisterVar) must survive the
+      // optimisation pipeline under their names and must not be folded
+      // (cudaMemcpyToSymbol may write a `.const` between launches).
+      pinHostVariables(St, M, **Mod);
+      if (llvm::Error E = amdgpulower::lowerModule(**Mod, LO, Diags)) Mod = std::move(E);
+    }
     if (!Mod) {
       std::string Msg = llvm::toString(Mod.takeError());
       unsigned Shown = 0;
