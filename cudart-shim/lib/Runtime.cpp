@@ -21,6 +21,7 @@
 #include "emu/Emu.h"
 #include "fatbin/Fatbin.h"
 #include "ptxjit/Lowering.h"
+#include "Shim.h"
 
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
@@ -916,7 +917,9 @@ const char *cudaGetErrorName(cudaError_t E) {
   N(cudaErrorMissingConfiguration) N(cudaErrorNoDevice) N(cudaErrorInvalidDevice) N(cudaErrorInvalidKernelImage)
   N(cudaErrorInvalidResourceHandle) N(cudaErrorNotSupported) N(cudaErrorLaunchFailure) N(cudaErrorAssert)
   N(cudaErrorCooperativeLaunchTooLarge) N(cudaErrorUnsupportedLimit) N(cudaErrorUnknown)
-  N(cudaErrorIllegalAddress) N(cudaErrorNotReady)
+  N(cudaErrorIllegalAddress) N(cudaErrorNotReady) N(cudaErrorInvalidChannelDescriptor)
+  N(cudaErrorInvalidFilterSetting) N(cudaErrorInvalidNormSetting) N(cudaErrorInvalidPitchValue)
+  N(cudaErrorInvalidTexture) N(cudaErrorInvalidSurface)
 #undef N
   default: return "cudaErrorUnknown";
   }
@@ -953,17 +956,18 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *, void **F, unsigned, u
   if (Status) *Status = cudaDriverEntryPointSymbolNotFound;
   return unsupported("cudaGetDriverEntryPointByVersion");
 }
-cudaError_t cudaCreateTextureObject(cudaTextureObject_t *T, const cudaResourceDesc *, const cudaTextureDesc *,
-                                    const cudaResourceViewDesc *) {
-  if (T) *T = 0;
-  return unsupported("cudaCreateTextureObject (texture objects are not translated yet)");
-}
-cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *T, const cudaResourceDesc *) {
-  if (T) *T = 0;
-  return unsupported("cudaCreateSurfaceObject (surface objects are not translated yet)");
-}
-cudaChannelFormatDesc cudaCreateChannelDesc(int X, int Y, int Z, int W, cudaChannelFormatKind F) {
-  return cudaChannelFormatDesc{X, Y, Z, W, F};
-}
-
 } // extern "C"
+
+// ---- helpers for the shim's other files (Shim.h) ------------------------------
+namespace cudartshim {
+void note(const std::string &Msg) { ::note(Msg); }
+cudaError_t recordError(cudaError_t E) {
+  State &St = S();
+  std::lock_guard<std::mutex> L(St.mu);
+  return setErr(St, E);
+}
+bool isKernelAccessible(const void *P, size_t N) {
+  uint64_t A = reinterpret_cast<uint64_t>(P), Arena = emu::DeviceOptions{}.arenaBytes;
+  return A >= emu::GlobalBase && N <= Arena && A - emu::GlobalBase <= Arena - N;
+}
+} // namespace cudartshim
