@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Target sweep of one corpus program: translate its PTX for a group of AMDGPU targets and check
+every resulting code object.
+
+Two modes:
+  --gen-ptx  nvcc -ptx -arch=<sm> <flags> prog.cu -o <workdir>/prog.ptx  (CTest fixture setup)
+  (default)  one `ptx2amd -O3 --offload-arch=A --offload-arch=B ...` run for the group's targets
+             (one parse + translation shared by all targets; an offload bundle comes out), then
+             for every target's code object in the bundle:
+               * ELF64, EM_AMDGPU, ELF e_flags naming the target, amdhsa.target ending in --<arch>
+               * amdhsa.kernels names == the PTX .entry names (each exactly once), each kernel's
+                 .symbol == <name>.kd and one <name>.kd symbol in the symbol table
+               * .wavefront_size == 32 (gfx10+) or 64 (gfx9)
+               * warp policy (wave64 only): pad kernels have the trailing __ptx2amd_block_dim
+                 kernarg and pack kernels do not
+               * .max_flat_workgroup_size == the bound the PTX asks for (.reqntid/.maxntid product, or
+                 1024 without one) in hardware work-items: x1 for native/pack, 64*ceil(T/32) capped at
+                 1024 for pad; .reqd_workgroup_size likewise for .reqntid kernels
+             and ptx2amd must exit 0 with no 'error:' diagnostic.
+Under --policy=pad, a kernel whose .maxntid/.reqntid exceeds 512 threads cannot run padded (an AMD
+work-group holds at most 1024 work-items): the whole-module pad run must then fail with exactly the
+"N threads per block need M work-items under --warp-policy=pad" error for one of those kernels, and
+the sweep is repeated with --warp-policy=<kernel>=pack for each of them (those kernels are then
+checked as pack, the rest as pad). A missing tool or any mismatch fails the case; nothing is skipped.
+"""
+import argparse
+import math
+import os
+import re
+import resource
+import shlex
+import struct
+import subprocess
+import sys
+import time
+
+import yaml
+
+WAVE64 = {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx9-generic", "gfx9-4-generic"}
+
+
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(cmd, timeout):
+    t0, c0 = time.monotonic(), child_cpu()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fail(f"timed out after {timeout}s: {shlex.join(cmd)}")
+    except OSError as e:
+        fail(f"cannot run {cmd[0]}: {e}")
+    print(f"  {time.monotonic() - t0:7.2f}s wall {child_cpu() - c0:7.2f}s cpu  {shlex.join(cmd)[:300]}")
+    return p
+
+
+def fail(msg):
+    print(f"FAIL {msg}")
+    sys.exit(1)
+
+
+def text(b):
+    return b.decode("utf-8", "replace")
+
+
+def tail(b, n=30):
+    lines = text(b).rstrip("\n").splitlines()
+    return "\n".join(lines[-n:]) if lines else "(no output)"
+
+
+# ---- PTX facts the checks are computed from --------------------------------------------------
+
+ENTRY_RE = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(?", re.M)
+DIMS_RE = re.compile(r"\.(maxntid|reqntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?")
+
+
+def ptx_entries(ptx_text):
+    """{entry name: {'maxntid': n or None, 'reqntid': n or None}} from the PTX text (products)."""
+    entries = {}
+    matches = list(ENTRY_RE.finditer(ptx_text))
+    for i, m in enumerate(matches):
+        name = m.group(1)
+        # Performance directives sit between the parameter list and the body's '{'.
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(ptx_text)
+        body_at = ptx_text.find("{", m.end())
+        header = ptx_text[m.end(): body_at if 0 <= body_at < end else end]
+        info = {"maxntid": None, "reqntid": None}
+        for d in DIMS_RE.finditer(header):
+            info[d.group(1)] = math.prod(int(x) for x in d.groups()[1:] if x)
+        if name in entries:
+            fail(f"PTX declares .entry {name} twice")
+        entries[name] = info
+    return entries
+
+
+def cuda_bound(info):
+    if info["reqntid"] is not None:
+        return info["reqntid"]
+    if info["maxntid"] is not None:
+        return info["maxntid"]
+    return None
+
+
+# ---- offload bundle and ELF ------------------------------------------------------------------
+
+def read_bundle(data):
+    magic = b"__CLANG_OFFLOAD_BUNDLE__"
+    if not data.startswith(magic):
+        fail("output is not an uncompressed clang offload bundle")
+    (n,) = struct.unpack_from("<Q", data, 24)
+    at, out = 32, {}
+    for _ in range(n):
+        off, size, idlen = struct.unpack_from("<QQQ", data, at)
+        ident = data[at + 24: at + 24 + idlen].decode()
+        at += 24 + idlen
+        out[ident] = data[off: off + size]
+    return out
+
+
+def check_code_object(arch, policy, blob, path, entries, readelf, pack_kernels, timeout):
+    """Returns a list of problems (empty = good)."""
+    problems = []
+    if blob[:4] != b"\x7fELF" or blob[4] != 2 or blob[5] != 1:
+        return [f"{arch}: not a little-endian ELF64 file"]
+    (machine,) = struct.unpack_from("<H", blob, 18)
+    if machine != 224:
+        problems.append(f"{arch}: e_machine {machine}, expected EM_AMDGPU (224)")
+    with open(path, "wb") as f:
+        f.write(blob)
+    p = run([readelf, "-h", "--notes", "--symbols", path], timeout)
+    if p.returncode != 0:
+        return problems + [f"{arch}: llvm-readelf failed: {tail(p.stderr)}"]
+    out = text(p.stdout)
+    m = re.search(r"^\s*Flags:\s*(.*)$", out, re.M)
+    if not m or arch not in [x.strip() for x in m.group(1).split(",")]:
+        problems.append(f"{arch}: ELF flags '{m.group(1) if m else '?'}' do not name {arch}")
+    m = re.search(r"^[ \t]*---\n(.*?)^\.\.\.$", out, re.M | re.S)
+    if not m:
+        return problems + [f"{arch}: no NT_AMDGPU_METADATA note"]
+    meta = yaml.safe_load(m.group(1))
+    target = meta.get("amdhsa.target", "")
+    if not re.fullmatch(r"amdgcn-amd-amdhsa--" + re.escape(arch) + r"(:[a-z-]+[+-])*", target):
+        problems.append(f"{arch}: amdhsa.target is '{target}'")
+    kernels = meta.get("amdhsa.kernels") or []
+    names = [k.get(".name") for k in kernels]
+    if sorted(names) != sorted(entries):
+        missing = sorted(set(entries) - set(names))
+        extra = sorted(set(names) - set(entries))
+        problems.append(f"{arch}: amdhsa.kernels ({len(names)}) != PTX entries ({len(entries)}); "
+                        f"missing {missing[:5]}, extra {extra[:5]}")
+    # Kernel descriptor symbols per symbol table (.dynsym is what a loader looks up).
+    tables = {}
+    for sec in re.split(r"^Symbol table '", out, flags=re.M)[1:]:
+        tables[sec.split("'", 1)[0]] = re.findall(r"\sOBJECT\s+\w+\s+\w+\s+\S+\s+(\S+\.kd)$", sec, re.M)
+    if ".dynsym" not in tables:
+        problems.append(f"{arch}: no .dynsym symbol table")
+    wave = 64 if arch in WAVE64 else 32
+    for k in kernels:
+        name = k.get(".name")
+        if name not in entries:
+            continue
+        info = entries[name]
+        if k.get(".symbol") != name + ".kd":
+            problems.append(f"{arch}: kernel {name}: .symbol {k.get('.symbol')}")
+        for tab, syms in tables.items():
+            if syms.count(name + ".kd") != 1:
+                problems.append(f"{arch}: kernel {name}: {syms.count(name + '.kd')} '{name}.kd' symbols in {tab}")
+        if k.get(".wavefront_size") != wave:
+            problems.append(f"{arch}: kernel {name}: wavefront size {k.get('.wavefront_size')}, expected {wave}")
+        kpol = "native" if wave == 32 else ("pack" if policy == "pack" or name in pack_kernels else "pad")
+        has_dim = any(a.get(".name") == "__ptx2amd_block_dim" for a in k.get(".args", []))
+        if has_dim != (kpol == "pad"):
+            problems.append(f"{arch}: kernel {name}: __ptx2amd_block_dim kernarg {'present' if has_dim else 'absent'}"
+                            f" under {kpol}")
+        bound = cuda_bound(info)
+        cuda_max = bound if bound is not None else 1024
+        hw = min(64 * math.ceil(cuda_max / 32), 1024) if kpol == "pad" else cuda_max
+        if k.get(".max_flat_workgroup_size") != hw:
+            problems.append(f"{arch}: kernel {name} ({kpol}, PTX bound {bound}): max_flat_workgroup_size "
+                            f"{k.get('.max_flat_workgroup_size')}, expected {hw}")
+        if info["reqntid"] is not None:
+            req = k.get(".reqd_workgroup_size")
+            if not req or math.prod(req) != hw:
+                problems.append(f"{arch}: kernel {name}: reqd_workgroup_size {req}, expected {hw} work-items")
+    return problems
+
+
+def translate_and_check(args, ptx, archs, policy, extra, entries, pack_kernels, tag):
+    out = os.path.join(args.workdir, f"{args.name}.{tag}.bundle")
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = [args.ptx2amd, "-O", args.opt, "-j", "1"] + [f"--offload-arch={a}" for a in archs]
+    if policy == "pad":
+        cmd.append("--warp-policy=pad")
+    cmd += extra + [ptx, "-o", out]
+    # One bundle even for one arch, so the extraction below is uniform.
+    if len(archs) == 1:
+        fail("internal: a group needs at least two targets (the bundle path)")
+    p = run(cmd, args.timeout)
+    errs = [l for l in text(p.stderr).splitlines() if "error:" in l]
+    if p.returncode != 0 or errs:
+        fail(f"ptx2amd {tag}: exit {p.returncode}, {len(errs)} error lines:\n{tail(p.stderr)}")
+    with open(out, "rb") as f:
+        bundle = read_bundle(f.read())
+    problems = []
+    for a in archs:
+        blob = bundle.get(f"hipv4-amdgcn-amd-amdhsa--{a}")
+        if not blob:
+            problems.append(f"{a}: no code object in the bundle")
+            continue
+        problems += check_code_object(a, policy, blob, os.path.join(args.workdir, f"{args.name}.{tag}.{a}.hsaco"),
+                                      entries, args.readelf, pack_kernels, args.timeout)
+    if problems:
+        fail(f"{tag}: {len(problems)} problems:\n  " + "\n  ".join(problems[:60]))
+    os.remove(out)
+    for a in archs:
+        path = os.path.join(args.workdir, f"{args.name}.{tag}.{a}.hsaco")
+        if os.path.exists(path):
+            os.remove(path)
+    print(f"  ok: {len(archs)} targets x {len(entries)} kernels ({tag})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gen-ptx", action="store_true")
+    ap.add_argument("--nvcc")
+    ap.add_argument("--src", help="CUDA program (with --gen-ptx)")
+    ap.add_argument("--sm", default="sm_90")
+    ap.add_argument("--nvcc-flags", default="")
+    ap.add_argument("--ptx2amd")
+    ap.add_argument("--readelf")
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--name", required=True, help="program name (file stem)")
+    ap.add_argument("--archs", default="", help="comma-separated targets of this shard")
+    ap.add_argument("--policy", choices=["native", "pack", "pad"], default="pack")
+    ap.add_argument("--opt", default="3")
+    ap.add_argument("--timeout", type=int, default=1500)
+    args = ap.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    ptx = os.path.join(args.workdir, args.name + ".ptx")
+    t0, c0 = time.monotonic(), child_cpu()
+
+    if args.gen_ptx:
+        if os.path.exists(ptx):
+            os.remove(ptx)
+        p = run([args.nvcc, "-ptx", f"-arch={args.sm}"] + shlex.split(args.nvcc_flags) + [args.src, "-o", ptx],
+                args.timeout)
+        if p.returncode != 0 or not os.path.exists(ptx):
+            fail(f"nvcc (exit {p.returncode}):\n{tail(p.stderr)}")
+        print(f"PASS gen-ptx {args.name} {args.sm} ({os.path.getsize(ptx)} bytes)")
+        return 0
+
+    if not os.path.exists(ptx):
+        fail(f"{ptx} missing (the fixture test that runs nvcc failed or did not run)")
+    with open(ptx, encoding="utf-8", errors="replace") as f:
+        entries = ptx_entries(f.read())
+    if not entries:
+        fail(f"no .entry in {ptx}")
+    archs = [a for a in args.archs.split(",") if a]
+    for a in archs:
+        if (a in WAVE64) != (args.policy in ("pack", "pad")):
+            fail(f"internal: target {a} does not belong in a {args.policy} group")
+
+    pack_kernels = set()
+    if args.policy == "pad":
+        too_big = {n for n, i in entries.items() if cuda_bound(i) is not None and cuda_bound(i) > 512}
+        if too_big:
+            # The whole-module pad run must stop on exactly this diagnostic.
+            cmd = [args.ptx2amd, "-O", args.opt, "-j", "1", f"--offload-arch={archs[0]}", "--warp-policy=pad",
+                   ptx, "-o", os.path.join(args.workdir, args.name + ".expect-error.hsaco")]
+            p = run(cmd, args.timeout)
+            errs = [l for l in text(p.stderr).splitlines() if "error:" in l]
+            pat = re.compile(r"error: kernel '([^']+)': (\d+) threads per block need (\d+) work-items under "
+                             r"--warp-policy=pad \(maximum 1024, i\.e\. 512 CUDA threads\)")
+            good = [m for m in map(pat.search, errs) if m and m.group(1) in too_big
+                    and int(m.group(2)) == cuda_bound(entries[m.group(1)])
+                    and int(m.group(3)) == 64 * math.ceil(int(m.group(2)) / 32)]
+            if p.returncode == 0 or len(errs) != 1 or len(good) != 1:
+                fail(f"pad with kernels {sorted(too_big)} above 512 threads: expected exit 1 and exactly the "
+                     f"'threads per block need ... work-items under --warp-policy=pad' error, got exit "
+                     f"{p.returncode}:\n{tail(p.stderr)}")
+            print(f"  ok: expected pad error: {errs[0].strip()}")
+            pack_kernels = too_big
+    extra = [f"--warp-policy={k}=pack" for k in sorted(pack_kernels)]
+    translate_and_check(args, ptx, archs, args.policy, extra, entries, pack_kernels, args.policy)
+    print(f"PASS {args.name} {args.policy} [{','.join(archs)}] {len(entries)} kernels"
+          f"{' (pack for ' + ','.join(sorted(pack_kernels)) + ')' if pack_kernels else ''} "
+          f"{time.monotonic() - t0:.1f}s wall {child_cpu() - c0:.1f}s cpu")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
