@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
@@ -79,7 +80,15 @@ Error Arena::free(uint64_t Addr) {
   if (It == Live.end() || It->first != Addr) return mkErr("free of an address that is not an allocation");
   uint64_t Lo = Addr - GlobalBase, Hi = (It->second - GlobalBase + 255) & ~255ull;
   Live.erase(It);
-  madvise(Base + Lo, Hi - Lo, MADV_DONTNEED);
+  // Give the freed range's memory back to the OS, but only the host pages
+  // that lie wholly inside it: allocations are 256-byte granular, so a page
+  // may also hold live neighbours, and the kernel rounds a MADV_DONTNEED
+  // length up to whole pages (which would zero them). Reuse of the range
+  // memsets it in alloc(), so nothing relies on the zeroing here.
+  const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
+  uintptr_t PLo = (reinterpret_cast<uintptr_t>(Base + Lo) + Page - 1) & ~(Page - 1);
+  uintptr_t PHi = reinterpret_cast<uintptr_t>(Base + Hi) & ~(Page - 1);
+  if (PHi > PLo) madvise(reinterpret_cast<void *>(PLo), PHi - PLo, MADV_DONTNEED);
   FreeList.push_back({Lo, Hi});
   return Error::success();
 }

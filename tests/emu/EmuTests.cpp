@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <numeric>
@@ -556,6 +557,36 @@ TEST(EmuMemory, HostApiBoundsChecks) {
   llvm::Error E2 = D->free(*A);
   EXPECT_TRUE(bool(E2));
   llvm::consumeError(std::move(E2));
+}
+
+// Freeing an allocation must not touch its neighbours. Allocations are
+// 256-byte granular with a 256-byte red zone, so several share a host page;
+// releasing a freed range's pages to the OS must stop at whole pages (the
+// kernel rounds a madvise(MADV_DONTNEED) length up to the page size, which
+// zeroed the live allocations after a page-aligned freed one: CUB's
+// temp-storage cudaFree wiped the input of the next DeviceScan/Histogram).
+TEST(EmuMemory, FreeKeepsNeighbours) {
+  auto D = makeDevice();
+  constexpr unsigned N = 64;  // 64 x 512-byte strides span several host pages
+  std::vector<uint64_t> Addr(N);
+  for (unsigned i = 0; i < N; ++i) {
+    std::vector<uint32_t> V(25 + i % 7, 0xA5000000u + i);  // 100..124 bytes
+    Addr[i] = upload(*D, V);
+    ASSERT_NE(Addr[i], 0u);
+  }
+  for (unsigned i = 0; i < N; i += 2) ASSERT_OK(D->free(Addr[i]));
+  for (unsigned i = 1; i < N; i += 2) {
+    std::vector<uint32_t> Got = download<uint32_t>(*D, Addr[i], 25 + i % 7);
+    for (uint32_t W : Got) ASSERT_EQ(W, 0xA5000000u + i) << "allocation " << i << " at 0x" << std::hex << Addr[i];
+  }
+  // A large allocation spanning whole pages, freed and reused, reads as zero.
+  std::vector<uint32_t> Big(5000, 7u);
+  uint64_t B = upload(*D, Big);
+  ASSERT_OK(D->free(B));
+  auto B2 = D->malloc(Big.size() * 4);
+  ASSERT_TRUE(bool(B2));
+  std::vector<uint32_t> Z = download<uint32_t>(*D, *B2, Big.size());
+  EXPECT_EQ(std::count(Z.begin(), Z.end(), 0u), long(Z.size()));
 }
 
 } // namespace
