@@ -1,7 +1,9 @@
 //===- Logic.cpp - and/or/xor/not/cnot, lop3, shifts, shf, prmt ------------===//
 //
 // Bitwise operations on predicates and integer types; lop3 as the sum of the
-// minterms selected by its 8-bit truth table (F(0xF0, 0xCC, 0xAA) = immLut);
+// minterms selected by its 8-bit truth table (F(0xF0, 0xCC, 0xAA) = immLut),
+// with the PTX 8.2 predicate form `lop3.{and,or}.b32 d|p, ..., q` giving
+// p = (d != 0) BoolOp q;
 // shl/shr with PTX's clamping of shift amounts >= the width (0, or the sign
 // for shr.s); shf.{l,r}.{wrap,clamp} as funnel shifts; prmt in the default
 // (nibble selector with sign replication) and f4e/b4e/rc8/ecl/ecr/rc16 modes,
@@ -56,8 +58,13 @@ bool translateLogic(FnCtx &fc, const ptx::Instruction &in) {
     return true;
   }
   case Opcode::Lop3: {
-    if (ops.size() != 5 || ops[4].kind != ptx::Operand::Kind::Imm)
-      return fc.unsupported(in, "only `lop3.b32 d, a, b, c, immLut` is supported");
+    // lop3.b32 d, a, b, c, immLut  |  lop3.BoolOp.b32 d|p, a, b, c, immLut, q (PTX 8.2):
+    // p = (d != 0) BoolOp q, BoolOp in {and, or}; d may be the sink `_`.
+    bool boolOp = in.has(Mod::And) || in.has(Mod::Or);
+    if (ops.size() != (boolOp ? 6u : 5u) || ops[4].kind != ptx::Operand::Kind::Imm ||
+        (boolOp && !(isPairOp(ops[0]) && ops[0].elems.size() == 2)))
+      return fc.unsupported(in, boolOp ? "expected `lop3.BoolOp.b32 d|p, a, b, c, immLut, q`"
+                                       : "expected `lop3.b32 d, a, b, c, immLut`");
     Value *a = fc.read(ops[1], t), *bb = fc.read(ops[2], t), *c = fc.read(ops[3], t);
     unsigned lut = (unsigned)ops[4].imm & 0xff;
     Type *ty = a->getType();
@@ -68,7 +75,15 @@ bool translateLogic(FnCtx &fc, const ptx::Instruction &in) {
                                 k & 1 ? c : b.CreateNot(c));
       r = b.CreateOr(r, term);
     }
-    fc.write(ops[0], r, t);
+    if (!boolOp) {
+      fc.write(ops[0], r, t);
+      return true;
+    }
+    Value *q = fc.readPred(ops[5]);
+    Value *nz = b.CreateICmpNE(r, ConstantInt::get(ty, 0));
+    Value *p = in.has(Mod::And) ? b.CreateAnd(nz, q) : b.CreateOr(nz, q);
+    fc.write(ops[0].elems[0], r, t);
+    fc.writePred(ops[0].elems[1], p);
     return true;
   }
   case Opcode::Shl: case Opcode::Shr: {
