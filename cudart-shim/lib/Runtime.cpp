@@ -101,8 +101,10 @@ struct State {
   cudaError_t lastError = cudaSuccess;
   cudaError_t sticky = cudaSuccess;
   int currentDevice = 0;
+  bool trace = false; // PTX2AMD_SHIM_TRACE: one stderr line per launch
 
   State() {
+    trace = getenv("PTX2AMD_SHIM_TRACE") != nullptr;
     if (const char *A = getenv("PTX2AMD_ARCH"); A && *A) arch = A;
     if (const char *P = getenv("PTX2AMD_WARP_POLICY"); P && *P) {
       if (!strcmp(P, "pad")) policy = amdgpulower::WarpPolicy::Pad;
@@ -391,6 +393,10 @@ cudaError_t launch(Kernel *K, dim3 G, dim3 B, void **Args, size_t Shmem, bool Co
   emu::Module *Img = imageWithKernel(St, *K->mod, K->name);
   if (!Img) return setErr(St, K->mod->split ? cudaErrorInvalidKernelImage : cudaErrorInvalidDeviceFunction);
   if (cudaError_t E = syncMirrors(St, true)) return E;
+  if (St.trace)
+    note("launch " + K->name + " grid (" + std::to_string(G.x) + "," + std::to_string(G.y) + "," + std::to_string(G.z) +
+         ") block (" + std::to_string(B.x) + "," + std::to_string(B.y) + "," + std::to_string(B.z) + ") dynamic shared " +
+         std::to_string(Shmem) + (Cooperative ? " cooperative" : ""));
   emu::LaunchConfig C;
   C.grid = {G.x, G.y, G.z};
   C.block = {B.x, B.y, B.z};
