@@ -10,7 +10,10 @@
 // optimiser inlines and drops them. A wave64 module with both pack and pad kernels links pack for
 // everything and, for pad kernels, clones every function reachable from
 // them (suffix `.ptx2amd.pad`) and binds those clones to a renamed copy of
-// the pad variant. A `__ptx_*` call the library does not define is an error
+// the pad variant; an indirect call on the pad side compares the callee
+// pointer with every address-taken function of its type and calls that
+// function's pad clone (the pointer values themselves stay the pack
+// functions', so pointers stored in memory are shared by both sides). A `__ptx_*` call the library does not define is an error
 // (interface mismatch), never a silent undefined symbol.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +21,7 @@
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -80,6 +84,56 @@ llvm::Error linkInto(llvm::Module &m, std::unique_ptr<llvm::Module> lib) {
   return llvm::Error::success();
 }
 
+// An indirect call made by pad-side code: `call %fp(args)` becomes
+//   if (%fp == @f1) call @f1.ptx2amd.pad(args) else if (%fp == @f2) ... else call %fp(args)
+// over the address-taken functions of the call's type that have pad clones.
+void dispatchIndirectCallToPadClones(llvm::CallInst *ci,
+                                     const llvm::DenseMap<llvm::Function *, llvm::Function *> &clones) {
+  llvm::SmallVector<std::pair<llvm::Function *, llvm::Function *>, 8> cands;
+  for (auto &[orig, clone] : clones)
+    if (orig->hasAddressTaken() && orig->getFunctionType() == ci->getFunctionType())
+      cands.push_back({orig, clone});
+  if (cands.empty()) return;
+  // Deterministic order (DenseMap iteration is not).
+  llvm::sort(cands, [](auto &a, auto &b) { return a.first->getName() < b.first->getName(); });
+  llvm::LLVMContext &ctx = ci->getContext();
+  llvm::Function *fn = ci->getFunction();
+  llvm::BasicBlock *head = ci->getParent();
+  llvm::BasicBlock *tail = head->splitBasicBlock(ci->getIterator(), "icall.pad.end");
+  head->getTerminator()->eraseFromParent();
+  llvm::Value *fp = ci->getCalledOperand();
+  llvm::SmallVector<llvm::Value *, 8> args(ci->args());
+  llvm::PHINode *phi = nullptr;
+  if (!ci->getType()->isVoidTy()) {
+    phi = llvm::PHINode::Create(ci->getType(), unsigned(cands.size()) + 1, "icall.pad.result");
+    phi->insertBefore(tail->begin());
+  }
+  llvm::IRBuilder<> b(ctx);
+  llvm::BasicBlock *cur = head;
+  for (auto &[orig, clone] : cands) {
+    auto *call = llvm::BasicBlock::Create(ctx, "icall.pad", fn, tail);
+    auto *next = llvm::BasicBlock::Create(ctx, "icall.pad.next", fn, tail);
+    b.SetInsertPoint(cur);
+    b.CreateCondBr(b.CreateICmpEQ(fp, orig), call, next);
+    b.SetInsertPoint(call);
+    llvm::CallInst *direct = b.CreateCall(clone, args);
+    direct->setCallingConv(ci->getCallingConv());
+    direct->setAttributes(ci->getAttributes());
+    direct->setDebugLoc(ci->getDebugLoc());
+    b.CreateBr(tail);
+    if (phi) phi->addIncoming(direct, call);
+    cur = next;
+  }
+  // Any other pointer (none is reachable from PTX today) keeps the original call.
+  b.SetInsertPoint(cur);
+  llvm::BranchInst *br = b.CreateBr(tail);
+  ci->moveBefore(br->getIterator());
+  if (phi) {
+    ci->replaceAllUsesWith(phi);
+    phi->addIncoming(ci, cur);
+  }
+}
+
 // Clone everything reachable from pad kernels and bind it to suffixed devlib names.
 void isolatePadKernels(llvm::Module &m, const PolicyMap &policies) {
   llvm::DenseMap<llvm::Function *, llvm::Function *> clones;
@@ -100,12 +154,18 @@ void isolatePadKernels(llvm::Module &m, const PolicyMap &policies) {
       padSide.push_back(c);
     }
   }
+  llvm::SmallVector<llvm::CallInst *, 8> indirect;
   for (llvm::Function *f : padSide)
     for (llvm::BasicBlock &bb : *f)
       for (llvm::Instruction &i : bb) {
         auto *cb = llvm::dyn_cast<llvm::CallBase>(&i);
-        llvm::Function *callee = cb ? cb->getCalledFunction() : nullptr;
-        if (!callee) continue;
+        if (!cb) continue;
+        llvm::Function *callee = cb->getCalledFunction();
+        if (!callee) {
+          if (auto *ci = llvm::dyn_cast<llvm::CallInst>(cb); ci && !ci->isInlineAsm())
+            indirect.push_back(ci);
+          continue;
+        }
         if (auto it = clones.find(callee); it != clones.end()) {
           cb->setCalledFunction(it->second);
         } else if (callee->isDeclaration() && isDevlibName(callee->getName())) {
@@ -118,6 +178,7 @@ void isolatePadKernels(llvm::Module &m, const PolicyMap &policies) {
           cb->setCalledFunction(decl);
         }
       }
+  for (llvm::CallInst *ci : indirect) dispatchIndirectCallToPadClones(ci, clones);
 }
 
 } // namespace

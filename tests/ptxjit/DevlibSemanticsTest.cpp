@@ -228,3 +228,59 @@ INSTANTIATE_TEST_SUITE_P(Targets, DevlibSemantics,
                          [](const auto &i) { return std::string(i.param.name); });
 
 } // namespace
+
+namespace {
+
+// One wave64 module, two policies: `k_pad` under pad and `k_pack` under pack
+// call the same device functions through a function-pointer table
+// (Inputs/mixed_policy.cu). The pad kernel must reach the pad clones of the
+// callees (pad %tid/%warpid/shuffles), the pack kernel the pack versions.
+TEST(MixedWarpPolicy, IndirectCallsReachTheCallersPolicy) {
+  emu::DeviceOptions o;
+  o.threads = 2;
+  o.maxWaveInstructions = 50'000'000;
+  auto d = emu::Device::create(o);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  auto buf = llvm::MemoryBuffer::getFile(std::string(PTXJIT_TEST_INPUTS) + "/mixed_policy.ptx");
+  ASSERT_TRUE(bool(buf));
+  for (const char *arch : {"gfx90a", "gfx942"}) {
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    amdgpulower::LowerOptions lo;
+    lo.arch = arch;
+    lo.defaultPolicy = amdgpulower::WarpPolicy::Pack;
+    lo.kernelPolicy["_Z5k_padPKiPj"] = amdgpulower::WarpPolicy::Pad;
+    lo.optLevel = 2;
+    std::vector<amdgpulower::Diagnostic> diags;
+    auto m = ptxjit::lowerPTX((*buf)->getBuffer(), "mixed_policy.ptx", *ctx, lo, diags);
+    ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+    auto mod = (*d)->loadModule(std::move(*m), std::move(ctx));
+    ASSERT_TRUE(bool(mod)) << llvm::toString(mod.takeError());
+    const unsigned B = 2, T = 128, N = B * T;
+    std::vector<int> sel(T);
+    for (unsigned t = 0; t < T; ++t) sel[t] = int((t / 32) & 1); // warps 0,2: geom; 1,3: rotate
+    auto dsel = (*d)->malloc(T * 4), dout = (*d)->malloc(N * 4);
+    ASSERT_TRUE(dsel && dout);
+    ASSERT_FALSE(bool((*d)->copyToDevice(*dsel, sel.data(), T * 4)));
+    for (const char *k : {"_Z5k_padPKiPj", "_Z6k_packPKiPj"}) {
+      std::vector<unsigned> out(N, 0xdeadbeefu);
+      ASSERT_FALSE(bool((*d)->copyToDevice(*dout, out.data(), N * 4)));
+      emu::LaunchConfig c;
+      c.grid = {B, 1, 1};
+      c.block = {T, 1, 1};
+      uint64_t a0 = *dsel, a1 = *dout;
+      void *args[] = {&a0, &a1};
+      llvm::Error e = (*d)->launch(**mod, k, c, args);
+      ASSERT_FALSE(bool(e)) << arch << " " << k << ": " << llvm::toString(std::move(e));
+      ASSERT_FALSE(bool((*d)->copyFromDevice(out.data(), *dout, N * 4)));
+      unsigned x = std::string(k).find("k_pad") != std::string::npos ? 1u : 0u; // k_pad passes 1
+      for (unsigned i = 0; i < N; ++i) {
+        unsigned tid = i % T, lane = tid & 31, warp = tid / 32;
+        unsigned want = sel[tid] == 0 ? (tid << 16) | (warp << 8) | (lane << 1) | x
+                                      : x + (tid & ~31u) + ((lane + 1) & 31);
+        ASSERT_EQ(out[i], want) << arch << " " << k << " thread " << i;
+      }
+    }
+  }
+}
+
+} // namespace
