@@ -34,8 +34,10 @@ namespace ptx2llvm {
 // rounding is an exact software sequence everywhere (FnCtx::roundDirected):
 // f32 operations are evaluated exactly or with an exact error term in f64;
 // f64 add/sub use TwoSum, mul TwoProduct (fma), fma the ErrFma sequence,
-// div/sqrt the fma remainder. Limitation: f64 mul/fma/div whose result or
-// error term is subnormal may be off by one ulp under directed rounding.
+// div/sqrt the fma remainder. f64 mul/fma whose product x*y is below 2^-960
+// (its rounding error would underflow, and a subnormal result is rounded on
+// the coarser subnormal grid) take a separate exact path, f64TinyProduct,
+// behind a branch so that the common path stays as it was.
 
 static Value *finiteAll(FnCtx &fc, std::initializer_list<Value *> vs) {
   Value *r = fc.b.getTrue();
@@ -62,36 +64,99 @@ static Value *sideOf(FnCtx &fc, Value *r, Value *d) { // sign(r) * sign(d), 0 fo
   return b.CreateSelect(b.CreateFCmpOLT(d, z), b.CreateNeg(rs), rs);
 }
 
-// A value with the sign of x (or 0) far below half an ulp of any f32-range value.
-static Value *tinyWithSign(FnCtx &fc, Value *x) {
+static Value *signI32(FnCtx &fc, Value *x) { // -1, 0, +1 (NaN -> 0)
   auto &b = fc.b;
-  Type *t = x->getType();
-  Value *tiny = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(t, 0x1p-600), x);
-  return b.CreateSelect(b.CreateFCmpONE(x, ConstantFP::get(t, 0.0)), tiny, ConstantFP::get(t, 0.0));
+  Value *z = ConstantFP::get(x->getType(), 0.0);
+  return b.CreateSub(b.CreateZExt(b.CreateFCmpOGT(x, z), fc.i32()), b.CreateZExt(b.CreateFCmpOLT(x, z), fc.i32()));
 }
 
-// For f64 the error term must stay below half an ulp of the result so that
-// hi + lo rounds to hi; only its sign matters: use sign(lo) * ulp(hi)/4 via
-// ldexp-free scaling (hi * 2^-60 has that size for normal hi).
-static Value *tinyRel(FnCtx &fc, Value *hi, Value *lo) {
+// ErrFma (Boldo-Muller): r1 = RN(x*y + z) and the sign (-1/0/+1) of the exact
+// x*y + z - r1 = r2 + r3 (|r3| <= ulp(r2)/2, so r2 decides unless it is 0).
+// Exact as long as the rounding error of x*y is representable (|x*y| >=
+// 2^-969 or x*y == 0) and nothing overflows; additions never lose the error
+// terms, subnormal or not.
+struct FmaSplit {
+  Value *r1, *dir, *u1;
+};
+static FmaSplit errFma(FnCtx &fc, Value *x, Value *y, Value *z) {
   auto &b = fc.b;
-  Type *t = hi->getType();
-  Value *mag = b.CreateFMul(b.CreateUnaryIntrinsic(Intrinsic::fabs, hi), ConstantFP::get(t, 0x1p-60));
-  Value *small = b.CreateBinaryIntrinsic(Intrinsic::copysign, mag, lo);
-  Value *useLo = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, lo), mag);
-  Value *r = b.CreateSelect(useLo, lo, small);
-  return b.CreateSelect(b.CreateFCmpOEQ(lo, ConstantFP::get(t, 0.0)), ConstantFP::get(t, 0.0), r);
+  Value *r1 = fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
+  Value *u1 = b.CreateFMul(x, y);
+  Value *u2 = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(u1)});
+  auto twoSum = [&](Value *p, Value *q) {
+    Value *s = b.CreateFAdd(p, q), *bb = b.CreateFSub(s, p);
+    Value *err = b.CreateFAdd(b.CreateFSub(p, b.CreateFSub(s, bb)), b.CreateFSub(q, bb));
+    return std::pair{s, err};
+  };
+  auto [a1, zz] = twoSum(z, u2);
+  auto [b1, b2] = twoSum(u1, a1);
+  Value *g = b.CreateFAdd(b.CreateFSub(b1, r1), b2);
+  Value *r2 = b.CreateFAdd(g, zz);
+  Value *r3 = b.CreateFSub(zz, b.CreateFSub(r2, g));
+  Value *dir = b.CreateSelect(b.CreateFCmpOEQ(r2, ConstantFP::get(x->getType(), 0.0)), signI32(fc, r3), signI32(fc, r2));
+  return {r1, dir, u1};
 }
 
-// Sign of x*y when the rounded product p is zero although x and y are not
-// (the whole product underflowed), else 0.
-static Value *productUnderflowSign(FnCtx &fc, Value *x, Value *y, Value *p) {
+// Directed rounding of x*y + z (f64) for non-zero finite x, y with |x*y| <
+// 2^-960 and finite z. If |z| >= 2^-850 the product lies far below half an
+// ulp of z: the result is z stepped towards the product's sign. Otherwise all
+// three are scaled by 2^1500 (x, y by 2^750 each: |x|, |y| < 2^114 here, so
+// nothing overflows, and every value becomes a multiple of 2^-648, so ErrFma
+// is exact). The scaled result R1 is scaled back with one rounding to
+// nearest, v = ldexp(R1, -1500), onto the final (possibly subnormal) grid; V =
+// v * 2^1500 is exact and R1 - V exact (Sterbenz), and since V lies on R1's
+// grid, R1 != V decides the side of the true value, else ErrFma's sign does.
+static Value *f64TinyProduct(FnCtx &fc, Value *x, Value *y, Value *z, RoundingMode rm) {
   auto &b = fc.b;
   Type *t = x->getType();
-  Value *z = ConstantFP::get(t, 0.0);
-  Value *under = b.CreateAnd(b.CreateFCmpOEQ(p, z), b.CreateAnd(b.CreateFCmpUNE(x, z), b.CreateFCmpUNE(y, z)));
-  Value *neg = b.CreateXor(b.CreateFCmpOLT(x, z), b.CreateFCmpOLT(y, z));
-  return b.CreateSelect(under, b.CreateSelect(neg, b.getInt32(-1), b.getInt32(1)), b.getInt32(0));
+  auto c = [&](double v) { return ConstantFP::get(t, v); };
+  Value *prodSign = b.CreateSelect(b.CreateXor(b.CreateFCmpOLT(x, c(0.0)), b.CreateFCmpOLT(y, c(0.0))),
+                                   b.getInt32(-1), b.getInt32(1));
+  Value *nearZ = stepDirected(fc, z, prodSign, rm);
+  Value *xs = b.CreateFMul(x, c(0x1p750)), *ys = b.CreateFMul(y, c(0x1p750));
+  Value *zs = b.CreateFMul(b.CreateFMul(z, c(0x1p750)), c(0x1p750));
+  FmaSplit e = errFma(fc, xs, ys, zs);
+  Value *v = b.CreateIntrinsic(Intrinsic::ldexp, {t, fc.i32()}, {e.r1, b.getInt32(-1500)});
+  Value *back = b.CreateFMul(b.CreateFMul(v, c(0x1p750)), c(0x1p750));
+  Value *d1 = b.CreateFSub(e.r1, back);
+  Value *dir = b.CreateSelect(b.CreateFCmpOEQ(d1, c(0.0)), e.dir, signI32(fc, d1));
+  Value *res = stepDirected(fc, v, dir, rm);
+  // Exact cancellation (the product is not zero): +0, or -0 when rounding downwards.
+  Value *exactZero = b.CreateAnd(b.CreateFCmpOEQ(e.r1, c(0.0)), b.CreateICmpEQ(e.dir, b.getInt32(0)));
+  res = b.CreateSelect(exactZero, c(rm == RoundingMode::TowardNegative ? -0.0 : 0.0), res);
+  Value *bigZ = b.CreateFCmpOGE(b.CreateUnaryIntrinsic(Intrinsic::fabs, z), c(0x1p-850));
+  return b.CreateSelect(bigZ, nearZ, res);
+}
+
+// x, y non-zero and finite, z finite and |x*y| < 2^-960 (u1 = RN(x*y)).
+static Value *tinyProduct(FnCtx &fc, Value *x, Value *y, Value *z, Value *u1) {
+  auto &b = fc.b;
+  Type *t = x->getType();
+  Value *zc = ConstantFP::get(t, 0.0);
+  Value *tiny = b.CreateAnd(b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, u1), ConstantFP::get(t, 0x1p-960)),
+                            b.CreateAnd(b.CreateFCmpONE(x, zc), b.CreateFCmpONE(y, zc)));
+  return b.CreateAnd(tiny, finiteAll(fc, {x, y, z}));
+}
+
+// Returns `normal` (already computed) where `cond` is false; where it is true,
+// branches to a block that computes slow() instead (rare operands only, so
+// the common path pays one compare and branch).
+static Value *withSlowPath(FnCtx &fc, Value *normal, Value *cond, function_ref<Value *()> slow) {
+  auto &b = fc.b;
+  BasicBlock *pre = b.GetInsertBlock();
+  BasicBlock *next = pre->getNextNode();
+  BasicBlock *slowBB = BasicBlock::Create(fc.mc.ctx, "dr.slow", fc.f, next);
+  BasicBlock *join = BasicBlock::Create(fc.mc.ctx, "dr.join", fc.f, next);
+  b.CreateCondBr(cond, slowBB, join);
+  b.SetInsertPoint(slowBB);
+  Value *v = slow();
+  BasicBlock *slowEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  PHINode *phi = b.CreatePHI(normal->getType(), 2);
+  phi->addIncoming(normal, pre);
+  phi->addIncoming(v, slowEnd);
+  return phi;
 }
 
 // IEEE sum of two zeros under rounding rm: -0 only if both are -0, or, when
@@ -153,35 +218,34 @@ static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z,
     Value *p = b.CreateFMul(x, y);
     Value *e = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(p)});
     e = finiteOrZero(fc, b.CreateSelect(b.CreateFCmpUNO(e, e), ConstantFP::get(t, 0.0), e));
-    return fc.roundDirected(p, e, t, rm, finiteAll(fc, {x, y}), productUnderflowSign(fc, x, y, p));
+    Value *r = fc.roundDirected(p, e, t, rm, finiteAll(fc, {x, y}));
+    Value *mz = ConstantFP::get(t, -0.0);
+    return withSlowPath(fc, r, tinyProduct(fc, x, y, mz, p), [&] { return f64TinyProduct(fc, x, y, mz, rm); });
   }
   case Opcode::Fma: case Opcode::Mad: {
-    // ErrFma (Boldo-Muller): r1 + r2 + r3 = x*y + z exactly.
-    Value *r1 = fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
-    Value *u1 = b.CreateFMul(x, y);
-    Value *u2 = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(u1)});
-    auto twoSum = [&](Value *p, Value *q) {
-      Value *s = b.CreateFAdd(p, q), *bb = b.CreateFSub(s, p);
-      Value *err = b.CreateFAdd(b.CreateFSub(p, b.CreateFSub(s, bb)), b.CreateFSub(q, bb));
-      return std::pair{s, err};
-    };
-    auto [a1, zz] = twoSum(z, u2);
-    auto [b1, b2] = twoSum(u1, a1);
-    Value *g = b.CreateFAdd(b.CreateFSub(b1, r1), b2);
-    Value *r2 = b.CreateFAdd(g, zz);
-    Value *r3 = b.CreateFSub(zz, b.CreateFSub(r2, g));
-    Value *lo = b.CreateSelect(b.CreateFCmpOEQ(r2, ConstantFP::get(t, 0.0)), r3, r2);
-    lo = b.CreateSelect(b.CreateFCmpUNO(lo, lo), ConstantFP::get(t, 0.0), lo);
-    Value *under = productUnderflowSign(fc, x, y, u1);
-    Value *res = fc.roundDirected(r1, finiteOrZero(fc, tinyRel(fc, r1, lo)), t, rm, finiteAll(fc, {x, y, z}), under);
+    FmaSplit e = errFma(fc, x, y, z);
+    Value *res = fc.roundDirected(e.r1, ConstantFP::get(t, 0.0), t, rm, finiteAll(fc, {x, y, z}), e.dir);
     // Exact zero result: zero terms follow the IEEE zero-sum rule, a
     // cancellation gives -0 only when rounding downwards.
     Value *zc = ConstantFP::get(t, 0.0);
-    Value *exactZero = b.CreateAnd(b.CreateAnd(b.CreateFCmpOEQ(r1, zc), b.CreateFCmpOEQ(lo, zc)),
-                                   b.CreateICmpEQ(under, b.getInt32(0)));
+    Value *exactZero = b.CreateAnd(b.CreateFCmpOEQ(e.r1, zc), b.CreateICmpEQ(e.dir, b.getInt32(0)));
     Value *cancel = ConstantFP::get(t, rm == RoundingMode::TowardNegative ? -0.0 : 0.0);
-    Value *zr = b.CreateSelect(bothZero(fc, u1, z), zeroSum(fc, u1, z, rm), cancel);
-    return b.CreateSelect(exactZero, zr, res);
+    Value *zr = b.CreateSelect(bothZero(fc, e.u1, z), zeroSum(fc, e.u1, z, rm), cancel);
+    res = b.CreateSelect(exactZero, zr, res);
+    // x*y overflowed although the sum is finite (then |z| > 2^970): ErrFma on
+    // x, y scaled by 2^-600 and z by 2^-1200 (all exact) gives the side.
+    Value *inf = ConstantFP::getInfinity(t);
+    Value *huge = b.CreateAnd(b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, e.u1), inf),
+                              b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, e.r1), inf));
+    huge = b.CreateAnd(huge, finiteAll(fc, {x, y, z}));
+    Value *tiny = tinyProduct(fc, x, y, z, e.u1);
+    return withSlowPath(fc, res, b.CreateOr(tiny, huge), [&]() -> Value * {
+      Value *small = f64TinyProduct(fc, x, y, z, rm);
+      auto c = [&](double v) { return ConstantFP::get(t, v); };
+      FmaSplit h = errFma(fc, b.CreateFMul(x, c(0x1p-600)), b.CreateFMul(y, c(0x1p-600)),
+                          b.CreateFMul(b.CreateFMul(z, c(0x1p-600)), c(0x1p-600)));
+      return b.CreateSelect(huge, stepDirected(fc, e.r1, h.dir, rm), small);
+    });
   }
   case Opcode::Div: case Opcode::Rcp: {
     // Subnormal operands: scale both by 2^200 (the quotient is unchanged) so
@@ -284,9 +348,62 @@ static Value *approxNaN(FnCtx &fc, Value *r) {
   return fc.b.CreateSelect(fc.b.CreateFCmpUNO(r, r), nan, r);
 }
 
+// div.approx.f32 / div.full.f32 as the H200 computes them (tests/golden tables):
+// q = x * s * rcp(y * s), the product rounded once, where the scale s brings a
+// subnormal divisor into the normal range (s = 2^24, both forms) and, for
+// div.full only, a divisor above 2^126 below it (s = 1/4). div.approx instead
+// takes rcp(y) = +-0 for |y| > 2^126 (so inf / FLT_MAX is NaN and
+// FLT_MAX / FLT_MAX is 0, as recorded). Infinities, zeros and NaNs follow from
+// the same product (0 * inf = NaN). The reciprocal is the correctly rounded
+// one (div.full) or the hardware approximation (div.approx); NVIDIA's own
+// reciprocal differs from both by at most an ulp, within the PTX bounds.
+static Value *divApproxOrFull(FnCtx &fc, Value *x, Value *y, bool full) {
+  auto &b = fc.b;
+  Type *ft = x->getType();
+  Value *ay = b.CreateUnaryIntrinsic(Intrinsic::fabs, y);
+  Value *big = b.CreateFCmpOGT(ay, ConstantFP::get(ft, 0x1p126));
+  Value *sub = b.CreateAnd(b.CreateFCmpOLT(ay, ConstantFP::get(ft, 0x1p-126)),
+                           b.CreateFCmpONE(ay, ConstantFP::get(ft, 0.0)));
+  Value *one = ConstantFP::get(ft, 1.0);
+  Value *s = b.CreateSelect(sub, ConstantFP::get(ft, 0x1p24), one);
+  if (full) s = b.CreateSelect(big, ConstantFP::get(ft, 0x1p-2), s);
+  Value *ys = b.CreateFMul(y, s); // exact
+  Value *rcp;
+  if (full) {
+    rcp = b.CreateFDiv(one, ys);
+  } else {
+    IRBuilder<>::FastMathFlagGuard guard(b);
+    b.setFastMathFlags(approxFlags());
+    rcp = b.CreateFDiv(one, ys);
+    rcp = b.CreateSelect(big, b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(ft, 0.0), y), rcp);
+  }
+  if (!full) // s is 1 or 2^24: x * rcp cannot underflow when s != 1, so scaling afterwards is exact
+    return b.CreateFMul(b.CreateFMul(x, rcp), s);
+  // div.full: s = 1/4 can make the result subnormal; multiply exactly in f64 and round once.
+  Type *dt = b.getDoubleTy();
+  Value *p = b.CreateFMul(b.CreateFMul(b.CreateFPExt(x, dt), b.CreateFPExt(rcp, dt)), b.CreateFPExt(s, dt));
+  return b.CreateFPTrunc(p, ft);
+}
+
+// rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 work on the upper 32 bits of the
+// operand (sign, exponent, 20 mantissa bits) and return a result whose lower
+// 32 bits are zero (PTX ISA; the H200 tables agree: a NaN whose payload lies
+// only in the low word is read as an infinity, rcp(0x7ff000000000002a) = +0).
+static bool coarseF64(const ptx::Instruction &in, ptx::Type t) {
+  return t == ptx::Type::F64 && in.has(Mod::Ftz) && (in.op == Opcode::Rcp || in.op == Opcode::Rsqrt);
+}
+
+static Value *keepHigh32(FnCtx &fc, Value *v) {
+  auto &b = fc.b;
+  Value *i = b.CreateAnd(b.CreateBitCast(v, b.getInt64Ty()), b.getInt64(0xffffffff00000000ULL));
+  return b.CreateBitCast(i, v->getType());
+}
+
 static bool approxUnary(FnCtx &fc, const ptx::Instruction &in, ptx::Type t) {
   auto &b = fc.b;
   Value *x = in1(fc, in, 1, t);
+  const bool hi = coarseF64(in, t);
+  if (hi) x = keepHigh32(fc, x);
   // sin/cos.approx flush subnormal inputs even without .ftz (H200 tables);
   // lg2.approx does not (lg2.approx.f32 of 0x00000001 is -149 on the H200).
   if (in.op == Opcode::Sin || in.op == Opcode::Cos)
@@ -313,7 +430,9 @@ static bool approxUnary(FnCtx &fc, const ptx::Instruction &in, ptx::Type t) {
   }
   default: return fc.unsupported(in);
   }
-  fc.write(in.operands[0], approxNaN(fc, finish(fc, in, r, false)), t);
+  r = approxNaN(fc, finish(fc, in, r, false));
+  if (hi) r = keepHigh32(fc, r);
+  fc.write(in.operands[0], r, t);
   return true;
 }
 
@@ -355,13 +474,13 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
   case Opcode::Div: {
     Value *x = in1(fc, in, 1, t), *y = in1(fc, in, 2, t);
     Value *r;
-    if (in.has(Mod::Approx)) {
-      // div.approx.f32: x * (1/y); PTX bounds: 2 ulp for |y| in [2^-126, 2^126].
-      IRBuilder<>::FastMathFlagGuard guard(b);
-      b.setFastMathFlags(approxFlags());
-      r = approxNaN(fc, b.CreateFDiv(x, y));
+    if (in.has(Mod::Approx) && t == ptx::Type::F32) {
+      r = approxNaN(fc, divApproxOrFull(fc, x, y, /*full=*/false));
+    } else if (in.has(Mod::Full) && t == ptx::Type::F32) {
+      r = divApproxOrFull(fc, x, y, /*full=*/true);
+    } else if (in.has(Mod::Approx) || in.has(Mod::Full)) {
+      return fc.unsupported(in, "div.approx/div.full exist only for .f32");
     } else {
-      // div.full.f32 (2 ulp) is given the correctly rounded result, which is inside its bound.
       r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(x, y) : directedBinary(fc, Opcode::Div, x, y, nullptr, rm);
       if (in.has(Mod::Ftz))
         r = ftzTininess(fc, r, rm, [&]() -> Value * {
@@ -376,9 +495,12 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
     Value *one = ConstantFP::get(x->getType(), 1.0);
     Value *r;
     if (in.has(Mod::Approx)) {
+      bool hi = coarseF64(in, t);
+      if (hi) x = keepHigh32(fc, x);
       IRBuilder<>::FastMathFlagGuard guard(b);
       b.setFastMathFlags(approxFlags());
       r = approxNaN(fc, b.CreateFDiv(one, x));
+      if (hi) r = keepHigh32(fc, r);
     } else {
       r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(one, x) : directedBinary(fc, Opcode::Div, one, x, nullptr, rm);
     }

@@ -22,6 +22,7 @@
 //
 // Usage: golden_emu_compare DATA_DIR PTX_DIR [--arch gfx1100] [--policy pack|pad]
 //            [--family NAME] [--form SUBSTRING] [--row-stride K] [--min-pass N] [--report FILE]
+//            [--show-rows N (print the first N differing rows of each form)]
 //            [--expected-failures FILE --tag TAG [--update-expected 1] [--strict 1]]
 #include "GoldenRef.h"
 #include "GoldenTables.h"
@@ -50,7 +51,7 @@ struct Options {
   std::string dataDir, ptxDir, arch = "gfx1100", policy = "pack", family, form, report;
   std::string expectedFile, tag = "all";
   bool updateExpected = false, strict = false;
-  size_t rowStride = 1, minPass = 0;
+  size_t rowStride = 1, minPass = 0, showRows = 0;
 };
 
 /// Splits a family module into "header" + one text per entry.
@@ -256,6 +257,11 @@ Outcome runForm(const Options &o, const golden::Form &f, const std::string &ptx,
           ok = approxEqual(e, n, asDouble(in[0], ty), asDouble(in[1], ty), ap, ty);
       }
       if (!ok) {
+        if (bad < o.showRows) {
+          std::fprintf(stderr, "  %s row %zu out%u: emu %#llx, H200 %#llx (in %#llx %#llx %#llx)\n", f.name.c_str(), r, j,
+                       (unsigned long long)e, (unsigned long long)n, (unsigned long long)in[0],
+                       (unsigned long long)in[1], (unsigned long long)in[2]);
+        }
         if (bad == 0) {
           char b[256];
           std::snprintf(b, sizeof b, "row %zu out%u: emu %#llx, H200 %#llx (in %#llx %#llx %#llx)", r, j,
@@ -345,6 +351,7 @@ int main(int argc, char **argv) {
     else if (k == "--tag") o.tag = v;
     else if (k == "--update-expected") o.updateExpected = v == "1";
     else if (k == "--strict") o.strict = v == "1";
+    else if (k == "--show-rows") o.showRows = std::stoul(v);
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;

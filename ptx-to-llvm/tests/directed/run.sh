@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tool=$1; bin=$2; work=$3
 mkdir -p "$work"; cd "$work"
 "$tool" "$here/dr.ptx" -o dr.ll
-"$bin/opt" -passes='mem2reg,instcombine' dr.ll -S -o dr2.ll
+"$bin/opt" -passes='mem2reg,instcombine<no-verify-fixpoint>' dr.ll -S -o dr2.ll
 if grep -q alloca dr2.ll; then echo "unexpected memory in directed-rounding functions"; exit 1; fi
 sed -e 's/^target datalayout.*$//' -e 's/^target triple.*$//' -e 's/define internal/define/' dr2.ll > host.ll
 "$bin/clang" -O1 -c host.ll -o host.o 2>/dev/null
