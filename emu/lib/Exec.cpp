@@ -21,6 +21,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <type_traits>
+#if defined(__x86_64__) && defined(__AVX__)
+#include <immintrin.h>
+#endif
 #include <cmath>
 
 using namespace llvm;
@@ -176,6 +180,110 @@ template <AS A, unsigned N> St opStore(Ctx &c, const Inst &I) {
   return St::Next;
 }
 
+// ---- whole-vector global accesses -------------------------------------------------
+// A vector (or i128) load/store of 2, 4, 8 or 16 bytes is one memory
+// instruction per lane on the hardware (global_load_dwordx4 ...), and a
+// naturally aligned one is single-copy atomic: CUB's decoupled look-back
+// publishes {status, value} tile descriptors with one 16-byte store
+// (st.relaxed.gpu.v2.u64) and polls them with one 16-byte load, relying on
+// the reader never seeing the status of one store with the value of another.
+// Workgroups run on several host threads, so these accesses must not be
+// split into element accesses: each lane reads/writes the whole vector with
+// one atomic host access (aligned; a misaligned one is a plain copy).
+template <unsigned S> inline void wholeRead(const uint8_t *p, uint8_t *out) {
+  if ((reinterpret_cast<uintptr_t>(p) & (S - 1)) == 0) {
+    if constexpr (S == 16) {
+#if defined(__x86_64__) && defined(__AVX__)
+      // aligned 16-byte VMOVDQA is single-copy atomic on AVX processors
+      // (Intel SDM vol. 3A 10.1.1, AMD APM vol. 2 7.3.2)
+      __m128i v;
+      __asm__ volatile("vmovdqa %1, %0" : "=x"(v) : "m"(*reinterpret_cast<const __m128i *>(p)));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out), v);
+#else
+      unsigned __int128 v = __atomic_load_n(reinterpret_cast<const unsigned __int128 *>(p), __ATOMIC_RELAXED);
+      std::memcpy(out, &v, 16);
+#endif
+    } else {
+      using U = std::conditional_t<S == 8, uint64_t, std::conditional_t<S == 4, uint32_t, uint16_t>>;
+      U v = __atomic_load_n(reinterpret_cast<const U *>(p), __ATOMIC_RELAXED);
+      std::memcpy(out, &v, S);
+    }
+    return;
+  }
+  std::memcpy(out, p, S);
+}
+template <unsigned S> inline void wholeWrite(uint8_t *p, const uint8_t *in) {
+  if ((reinterpret_cast<uintptr_t>(p) & (S - 1)) == 0) {
+    if constexpr (S == 16) {
+#if defined(__x86_64__) && defined(__AVX__)
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(in));
+      __asm__ volatile("vmovdqa %1, %0" : "=m"(*reinterpret_cast<__m128i *>(p)) : "x"(v));
+#else
+      unsigned __int128 v;
+      std::memcpy(&v, in, 16);
+      __atomic_store_n(reinterpret_cast<unsigned __int128 *>(p), v, __ATOMIC_RELAXED);
+#endif
+    } else {
+      using U = std::conditional_t<S == 8, uint64_t, std::conditional_t<S == 4, uint32_t, uint16_t>>;
+      U v;
+      std::memcpy(&v, in, S);
+      __atomic_store_n(reinterpret_cast<U *>(p), v, __ATOMIC_RELAXED);
+    }
+    return;
+  }
+  std::memcpy(p, in, S);
+}
+
+/// Whole-vector load: S bytes per lane into aux element slots of vk bytes
+/// (dst .. dst+aux-1).
+template <AS A, unsigned S> St opLoadVec(Ctx &c, const Inst &I) {
+  const uint64_t *P = srcPtr(c, I.a);
+  const unsigned N = I.aux, EB = I.vk;
+  uint64_t *D = slotPtr(c, I.dst);
+  const size_t Stride = c.W;
+  uint8_t *Base = fullWaveGlobal<A, S>(c, P, I.imm);
+  int bad = -1;
+  forLanes(c, [&](unsigned l) {
+    if (bad >= 0) return;
+    uint64_t a = addrOf<A>(P[l], I.imm);
+    uint8_t *p = Base ? Base + a : mem<A>(c, a, S, l);
+    if (!p) { bad = int(l); return; }
+    alignas(16) uint8_t buf[16];
+    wholeRead<S>(p, buf);
+    for (unsigned i = 0; i < N; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, buf + i * EB, EB);
+      D[i * Stride + l] = v;
+    }
+  });
+  if (bad >= 0)
+    return fault(c, "invalid " + std::string(asName(A)) + " load of " + std::to_string(S) + " bytes",
+                 bad, addrOf<A>(P[bad], I.imm), true);
+  return St::Next;
+}
+/// Whole-vector store: element slots b .. b+aux-1 of vk bytes each.
+template <AS A, unsigned S> St opStoreVec(Ctx &c, const Inst &I) {
+  const uint64_t *P = srcPtr(c, I.a);
+  const unsigned N = I.aux, EB = I.vk;
+  const uint64_t *V = slotPtr(c, I.b);
+  const size_t Stride = c.W;
+  uint8_t *Base = fullWaveGlobal<A, S>(c, P, I.imm);
+  int bad = -1;
+  forLanes(c, [&](unsigned l) {
+    if (bad >= 0) return;
+    uint64_t a = addrOf<A>(P[l], I.imm);
+    uint8_t *p = Base ? Base + a : mem<A>(c, a, S, l);
+    if (!p) { bad = int(l); return; }
+    alignas(16) uint8_t buf[16];
+    for (unsigned i = 0; i < N; ++i) std::memcpy(buf + i * EB, &V[i * Stride + l], EB);
+    wholeWrite<S>(p, buf);
+  });
+  if (bad >= 0)
+    return fault(c, "invalid " + std::string(asName(A)) + " store of " + std::to_string(S) + " bytes",
+                 bad, addrOf<A>(P[bad], I.imm), true);
+  return St::Next;
+}
+
 // ---- atomics --------------------------------------------------------------------------------
 template <class T> double toD(T v, VK K) {
   if (K == VK::F32) return asF32(v);
@@ -251,6 +359,62 @@ template <AS A, class T> St opAtomic(Ctx &c, const Inst &I) {
   if (bad >= 0)
     return fault(c, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " atomic of " +
                         std::to_string(sizeof(T)) + " bytes",
+                 bad, P[bad], true);
+  return St::Next;
+}
+/// One element of a vector atomicrmw (integer ops included).
+template <class T> T rmwElem(unsigned Op, T old, T v, VK K) {
+  switch (Op) {
+  case AtomicRMWInst::Xchg: return v;
+  case AtomicRMWInst::Add: return T(old + v);
+  case AtomicRMWInst::Sub: return T(old - v);
+  case AtomicRMWInst::And: return T(old & v);
+  case AtomicRMWInst::Or: return T(old | v);
+  case AtomicRMWInst::Xor: return T(old ^ v);
+  case AtomicRMWInst::Nand: return T(~(old & v));
+  default: return rmwCompute<T>(Op, old, v, K);
+  }
+}
+/// atomicrmw on a vector of aux elements of vk kind packed in one U word
+/// (<2 x half>, <2 x bfloat>, <4 x i8>, <2 x float>, ...): the whole word is
+/// updated with one compare-and-swap, as the hardware's packed atomics
+/// (global_atomic_pk_add_f16/bf16) update both halves at once; each element
+/// is computed and rounded on its own (IEEE round-to-nearest-even, f16/bf16
+/// denormals kept). The result is the old vector.
+template <AS A, class U> St opAtomicVec(Ctx &c, const Inst &I) {
+  const uint64_t *P = srcPtr(c, I.a);
+  const unsigned N = I.aux;
+  const VK K = VK(I.vk);
+  const unsigned EB = vkBytes(K);
+  const size_t Stride = c.W;
+  uint64_t *D = slotPtr(c, I.dst);
+  const uint64_t *V = slotPtr(c, I.b);
+  int bad = -1;
+  bool misaligned = false;
+  forLanes(c, [&](unsigned l) {
+    if (bad >= 0) return;
+    uint64_t a = addrOf<A>(P[l], 0);
+    uint8_t *p = mem<A>(c, a, sizeof(U), l);
+    if (!p || (a % sizeof(U))) { bad = int(l); misaligned = p; return; }
+    U *w = reinterpret_cast<U *>(p);
+    U old = __atomic_load_n(w, __ATOMIC_SEQ_CST), nw;
+    do {
+      nw = 0;
+      for (unsigned i = 0; i < N; ++i) {
+        uint64_t o = (uint64_t(old) >> (8 * EB * i)) & widthMask(8 * EB), v = V[i * Stride + l], r;
+        switch (EB) {
+        case 1: r = rmwElem<uint8_t>(I.kind, uint8_t(o), uint8_t(v), K); break;
+        case 2: r = rmwElem<uint16_t>(I.kind, uint16_t(o), uint16_t(v), K); break;
+        default: r = rmwElem<uint32_t>(I.kind, uint32_t(o), uint32_t(v), K); break;
+        }
+        nw |= U(U(r) << (8 * EB * i));
+      }
+    } while (!__atomic_compare_exchange_n(w, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    for (unsigned i = 0; i < N; ++i) D[i * Stride + l] = (uint64_t(old) >> (8 * EB * i)) & widthMask(8 * EB);
+  });
+  if (bad >= 0)
+    return fault(c, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " vector atomic of " +
+                        std::to_string(sizeof(U)) + " bytes",
                  bad, P[bad], true);
   return St::Next;
 }
@@ -1059,6 +1223,22 @@ template <AS A> Handler storeN(unsigned N) {
   case AS::Flat: return F<AS::Flat>;                                                                 \
   }
 
+template <AS A> Handler vecN(unsigned S, bool Store) {
+  switch (S) {
+  case 2: return Store ? opStoreVec<A, 2> : opLoadVec<A, 2>;
+  case 4: return Store ? opStoreVec<A, 4> : opLoadVec<A, 4>;
+  case 8: return Store ? opStoreVec<A, 8> : opLoadVec<A, 8>;
+  case 16: return Store ? opStoreVec<A, 16> : opLoadVec<A, 16>;
+  }
+  return nullptr;
+}
+Handler wholeAccess(AS A, unsigned Bytes, bool Store) {
+  switch (A) {
+  case AS::Global: return vecN<AS::Global>(Bytes, Store);
+  case AS::Flat: return vecN<AS::Flat>(Bytes, Store);
+  default: return nullptr; // LDS/private are only touched by the workgroup's own host thread
+  }
+}
 Handler load(AS A, unsigned N) {
   switch (A) {
   case AS::Global: return loadN<AS::Global>(N);
@@ -1102,6 +1282,39 @@ Handler atomicRMW(unsigned, VK K, AS A) {
   case AS::LDS: return atomicFor<AS::LDS>(B);
   case AS::Private: return atomicFor<AS::Private>(B);
   case AS::Flat: return atomicFor<AS::Flat>(B);
+  }
+  return nullptr;
+}
+template <AS A> Handler atomicVecFor(unsigned Bytes) {
+  switch (Bytes) {
+  case 2: return opAtomicVec<A, uint16_t>;
+  case 4: return opAtomicVec<A, uint32_t>;
+  case 8: return opAtomicVec<A, uint64_t>;
+  }
+  return nullptr;
+}
+Handler atomicRMWVec(unsigned Op, VK K, unsigned N, AS A) {
+  if (K == VK::I1 || K == VK::I64 || K == VK::F64 || N < 2) return nullptr;
+  bool FP = K == VK::F16 || K == VK::BF16 || K == VK::F32;
+  switch (Op) {
+  case AtomicRMWInst::FAdd: case AtomicRMWInst::FSub: case AtomicRMWInst::FMin: case AtomicRMWInst::FMax:
+  case AtomicRMWInst::FMinimum: case AtomicRMWInst::FMaximum:
+    if (!FP) return nullptr;
+    break;
+  case AtomicRMWInst::Xchg: break;
+  case AtomicRMWInst::Add: case AtomicRMWInst::Sub: case AtomicRMWInst::And: case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor: case AtomicRMWInst::Nand: case AtomicRMWInst::Max: case AtomicRMWInst::Min:
+  case AtomicRMWInst::UMax: case AtomicRMWInst::UMin:
+    if (FP) return nullptr;
+    break;
+  default: return nullptr;
+  }
+  unsigned B = vkBytes(K) * N;
+  switch (A) {
+  case AS::Global: return atomicVecFor<AS::Global>(B);
+  case AS::LDS: return atomicVecFor<AS::LDS>(B);
+  case AS::Private: return atomicVecFor<AS::Private>(B);
+  case AS::Flat: return atomicVecFor<AS::Flat>(B);
   }
   return nullptr;
 }

@@ -310,8 +310,14 @@ Handler gepAdd(unsigned IdxBits, bool Ptr32);
 Handler addImm(bool Ptr32);
 Handler load(AS A, unsigned Bytes);
 Handler store(AS A, unsigned Bytes);
+/// Whole-vector global/flat load or store of 2/4/8/16 bytes, single-copy
+/// atomic per lane when aligned (nullptr for other sizes / address spaces).
+Handler wholeAccess(AS A, unsigned Bytes, bool Store);
 Handler atomicRMW(unsigned Op, VK K, AS A);  // llvm::AtomicRMWInst::BinOp
 Handler cmpxchg(VK K, AS A);
+/// atomicrmw on a vector of N elements of kind K packed in 2, 4 or 8 bytes
+/// (one compare-and-swap of the whole word); nullptr if unsupported.
+Handler atomicRMWVec(unsigned Op, VK K, unsigned N, AS A);
 Handler asCast(unsigned FromAS, unsigned ToAS);
 Handler fence();
 Handler br();

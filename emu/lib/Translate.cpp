@@ -399,6 +399,20 @@ private:
   Error translateCall(CallBase &CB);
   Error translateIntrinsic(CallBase &CB, Intrinsic::ID ID);
   Error elementwise(CallBase &CB, LOp Op, unsigned NOps);
+  /// Element bytes if a load/store of T is one whole-vector access (a
+  /// vector or i128 of 2, 4, 8 or 16 bytes whose leaves are contiguous
+  /// elements of equal size), else 0.
+  unsigned wholeVector(Type *T, const std::vector<Leaf> &Lv) {
+    if (Lv.size() < 2 || !(T->isVectorTy() || T->isIntegerTy(128))) return 0;
+    unsigned EB = vkBytes(Lv[0].kind);
+    if (Lv[0].kind == VK::I1) return 0;
+    for (unsigned i = 0; i < Lv.size(); ++i)
+      if (Lv[i].kind == VK::I1 || vkBytes(Lv[i].kind) != EB || Lv[i].offset != uint64_t(i) * EB) return 0;
+    unsigned S = EB * unsigned(Lv.size());
+    if (S != 2 && S != 4 && S != 8 && S != 16) return 0;
+    if (DL.getTypeStoreSize(T) != S) return 0;
+    return EB;
+  }
   Expected<AS> ptrClass(const Value *P) {
     auto A = asClass(P->getType()->getPointerAddressSpace());
     if (!A) return fail(toString(A.takeError()));
@@ -834,6 +848,11 @@ Error FnTranslator::translate(Instruction &I) {
       return fail("load of a vector of i1 is not supported");
     auto P = op(L.getPointerOperand());
     if (!P) return P.takeError();
+    if (unsigned EB = *C == AS::Global || *C == AS::Flat ? wholeVector(L.getType(), *Lv) : 0) {
+      Inst &X = emit(ops::wholeAccess(*C, EB * unsigned(Lv->size()), false));
+      X.dst = Dst(); X.a = *P; X.aux = unsigned(Lv->size()); X.vk = uint8_t(EB);
+      return Error::success();
+    }
     for (unsigned i = 0; i < Lv->size(); ++i) {
       Inst &X = emit(ops::load(*C, vkBytes((*Lv)[i].kind)));
       X.dst = Dst() + int32_t(i); X.a = *P; X.imm = int64_t((*Lv)[i].offset);
@@ -850,6 +869,13 @@ Error FnTranslator::translate(Instruction &I) {
       return fail("store of a vector of i1 is not supported");
     auto P = op(S.getPointerOperand());
     if (!P) return P.takeError();
+    if (unsigned EB = *C == AS::Global || *C == AS::Flat ? wholeVector(S.getValueOperand()->getType(), *Lv) : 0) {
+      auto V = regVec(S.getValueOperand(), unsigned(Lv->size()));
+      if (!V) return V.takeError();
+      Inst &X = emit(ops::wholeAccess(*C, EB * unsigned(Lv->size()), true));
+      X.a = *P; X.b = *V; X.aux = unsigned(Lv->size()); X.vk = uint8_t(EB);
+      return Error::success();
+    }
     for (unsigned i = 0; i < Lv->size(); ++i) {
       auto V = op(S.getValueOperand(), i);
       if (!V) return V.takeError();
@@ -862,6 +888,20 @@ Error FnTranslator::translate(Instruction &I) {
     auto &A = cast<AtomicRMWInst>(I);
     auto C = ptrClass(A.getPointerOperand());
     if (!C) return C.takeError();
+    if (auto *VT = dyn_cast<FixedVectorType>(A.getValOperand()->getType())) {
+      auto EK = MT.kindOf(VT->getElementType());
+      if (!EK) return fail(toString(EK.takeError()));
+      unsigned N = VT->getNumElements();
+      Handler H = ops::atomicRMWVec(A.getOperation(), *EK, N, *C);
+      if (!H) return fail("unsupported vector atomicrmw (operation, element type or size)");
+      auto P = op(A.getPointerOperand());
+      if (!P) return P.takeError();
+      auto V = regVec(A.getValOperand(), N);
+      if (!V) return V.takeError();
+      Inst &X = emit(H);
+      X.dst = Dst(); X.a = *P; X.b = *V; X.aux = N; X.kind = uint16_t(A.getOperation()); X.vk = uint8_t(*EK);
+      return Error::success();
+    }
     auto K = MT.kindOf(A.getValOperand()->getType());
     if (!K) return fail(toString(K.takeError()));
     Handler H = ops::atomicRMW(A.getOperation(), *K, *C);

@@ -590,3 +590,139 @@ TEST(EmuMemory, FreeKeepsNeighbours) {
 }
 
 } // namespace
+
+// ---- memory seen across workgroups (kernels/concurrency.ll) ---------------------------------------
+// A vector global access is one instruction per lane: another workgroup
+// (on another host thread, or in the next time slice of the same thread)
+// must never see half of a 16- or 8-byte vector store. Split element
+// accesses made CUB's decoupled look-back read a tile status with another
+// tile's value (thrust reduce_by_key / copy_if failing intermittently).
+struct PublishCase {
+  const char *kernel;
+  unsigned threads, slice;
+  bool wide; // <2 x i64> (16 bytes) or <2 x i32> (8 bytes)
+  unsigned resident; // workgroups per host thread: 1 puts writer and reader on different threads
+};
+class EmuPublish : public ::testing::TestWithParam<PublishCase> {};
+TEST_P(EmuPublish, VectorStoresAreNotTorn) {
+  const PublishCase &P = GetParam();
+  DeviceOptions O;
+  O.sliceInstructions = P.slice;
+  O.threads = P.threads; // (makeDevice forces 2 threads)
+  O.residentPerThread = P.resident;
+  auto D = Device::create(O);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  auto M = loadFile(**D, srcPath("concurrency.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  const uint64_t N = 20000;
+  uint64_t slot = P.wide ? upload(**D, std::vector<uint64_t>{0, ~0ull})
+                         : upload(**D, std::vector<uint32_t>{0, ~0u});
+  uint64_t out = upload(**D, std::vector<uint64_t>{7, 0, 0});
+  uint32_t n32 = uint32_t(N);
+  LaunchConfig C;
+  C.grid = {2};
+  C.block = {1};
+  void *Args[] = {&slot, &out, P.wide ? static_cast<void *>(const_cast<uint64_t *>(&N)) : &n32};
+  ASSERT_OK((*D)->launch(**M, P.kernel, C, Args));
+  auto R = download<uint64_t>(**D, out, 2);
+  EXPECT_EQ(R[0], 0u) << "torn reads out of " << R[1];
+  // One host thread time-slices writer and reader (slice of 16 wave
+  // instructions): deterministically interleaved. With two threads the OS
+  // decides how much they overlap.
+  if (P.threads == 1) EXPECT_GT(R[1], 1000u) << "the reader did not run interleaved with the writer";
+}
+INSTANTIATE_TEST_SUITE_P(Interleavings, EmuPublish,
+                         ::testing::Values(PublishCase{"publish", 1, 16, true, 2}, PublishCase{"publish", 2, 16, true, 1},
+                                           PublishCase{"publish", 2, 4096, true, 1},
+                                           PublishCase{"publish32", 1, 16, false, 2},
+                                           PublishCase{"publish32", 2, 16, false, 1}),
+                         [](const auto &I) {
+                           return std::string(I.param.kernel) + "_t" + std::to_string(I.param.threads) + "_s" +
+                                  std::to_string(I.param.slice);
+                         });
+
+// ---- packed f16x2/bf16x2 atomics (kernels/concurrency.ll) --------------------------------------
+namespace {
+uint16_t halfBits(double d) { return std::bit_cast<uint16_t>(_Float16(d)); } // one RNE rounding
+double halfVal(uint16_t b) { return double(std::bit_cast<_Float16>(b)); }
+double bfVal(uint16_t b) { return double(std::bit_cast<float>(uint32_t(b) << 16)); }
+uint16_t bfBits(double d) { // RNE from a value exact in float
+  float f = float(d);
+  EXPECT_EQ(double(f), d);
+  uint32_t u = std::bit_cast<uint32_t>(f);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+} // namespace
+
+TEST(EmuAtomics, PackedHalfAndBfloatAtomicsAreAtomic) {
+  auto D = makeDevice();
+  ASSERT_TRUE(D);
+  auto M = loadFile(*D, srcPath("concurrency.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  const unsigned WG = 4, T = 64, Lanes = WG * T; // every partial sum is exact
+  // acc: [0] half2 sum, [1] bf16x2 sum, [2] half2 fmin (init +inf), [3] half2 fmax (init -inf)
+  std::vector<uint16_t> Acc = {0, 0, 0, 0, 0x7c00, 0x7c00, 0xfc00, 0xfc00};
+  uint64_t acc = upload(*D, Acc);
+  uint64_t old = upload(*D, std::vector<uint16_t>(Lanes * 4, 0xffff));
+  LaunchConfig C;
+  C.grid = {WG};
+  C.block = {T};
+  void *Args[] = {&acc, &old};
+  ASSERT_OK(D->launch(**M, "pk_atomics", C, Args));
+  auto R = download<uint16_t>(*D, acc, 8);
+  EXPECT_EQ(halfVal(R[0]), 0.25 * Lanes);
+  EXPECT_EQ(halfVal(R[1]), 1.0 * Lanes);
+  EXPECT_EQ(bfVal(R[2]), 1.0 * Lanes);
+  EXPECT_EQ(bfVal(R[3]), 4.0 * Lanes);
+  EXPECT_EQ(halfVal(R[4]), -100.0);                     // min of gid - 100
+  EXPECT_EQ(halfVal(R[5]), -double(Lanes - 1 - 100));  // min of -(gid - 100)
+  EXPECT_EQ(halfVal(R[6]), double(Lanes - 1 - 100));
+  EXPECT_EQ(halfVal(R[7]), 100.0);
+  // The old values returned are exactly the partial sums 0, 1, ..., Lanes-1 steps
+  // (each once): no update was lost or applied twice.
+  auto O = download<uint16_t>(*D, old, Lanes * 4);
+  std::vector<int> SeenH(Lanes, 0), SeenB(Lanes, 0);
+  for (unsigned g = 0; g < Lanes; ++g) {
+    double h0 = halfVal(O[4 * g]), h1 = halfVal(O[4 * g + 1]);
+    double b0 = bfVal(O[4 * g + 2]), b1 = bfVal(O[4 * g + 3]);
+    ASSERT_EQ(h1, 4 * h0) << g; // both halves of one word were updated together
+    ASSERT_EQ(b1, 4 * b0) << g;
+    unsigned kh = unsigned(h0 / 0.25), kb = unsigned(b0);
+    ASSERT_LT(kh, Lanes);
+    ASSERT_LT(kb, Lanes);
+    SeenH[kh]++;
+    SeenB[kb]++;
+  }
+  EXPECT_EQ(SeenH, std::vector<int>(Lanes, 1));
+  EXPECT_EQ(SeenB, std::vector<int>(Lanes, 1));
+}
+
+TEST(EmuAtomics, PackedAddRoundsToNearestEvenWithoutFlush) {
+  auto D = makeDevice();
+  ASSERT_TRUE(D);
+  auto M = loadFile(*D, srcPath("concurrency.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  // half words 0-1, bfloat words 2-3: ties, round-up, denormals, -0 + +0
+  std::vector<uint16_t> Acc = {0x3c00, 0x0001, 0x3c00, 0x8001, 0x3f80, 0x3f80, 0x0001, 0x8000};
+  std::vector<uint16_t> Val = {0x1000, 0x0001, 0x1200, 0x0001, 0x3b80, 0x3bc0, 0x0001, 0x0000};
+  uint64_t acc = upload(*D, Acc), val = upload(*D, Val), old = upload(*D, std::vector<uint16_t>(8, 0xdead));
+  LaunchConfig C;
+  void *Args[] = {&acc, &val, &old};
+  ASSERT_OK(D->launch(**M, "pk_round", C, Args));
+  auto R = download<uint16_t>(*D, acc, 8);
+  auto O = download<uint16_t>(*D, old, 8);
+  EXPECT_EQ(O, Acc);
+  std::vector<uint16_t> Want(8);
+  for (unsigned i = 0; i < 4; ++i) Want[i] = halfBits(halfVal(Acc[i]) + halfVal(Val[i]));
+  for (unsigned i = 4; i < 8; ++i) Want[i] = bfBits(bfVal(Acc[i]) + bfVal(Val[i]));
+  EXPECT_EQ(R, Want);
+  // the cases the values were chosen for
+  EXPECT_EQ(R[0], 0x3c00); // 1 + 2^-11: tie, to even
+  EXPECT_EQ(R[1], 0x0002); // denormals are kept
+  EXPECT_EQ(R[2], 0x3c01); // rounds up
+  EXPECT_EQ(R[3], 0x0000); // -2^-24 + 2^-24 = +0
+  EXPECT_EQ(R[4], 0x3f80);
+  EXPECT_EQ(R[5], 0x3f81);
+  EXPECT_EQ(R[6], 0x0002);
+}
