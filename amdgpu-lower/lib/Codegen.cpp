@@ -106,7 +106,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
                                                 std::vector<Diagnostic> &diags,
                                                 std::vector<StageTime> *times) {
   auto t0 = Clock::now();
-  if (auto e = lowerModuleNoOpt(*m, opts, diags)) return std::move(e);
+  if (auto e = lowerModuleNoOpt(*m, opts, diags)) return e;
   if (times) times->push_back({"lower (policy, ABI, devlib)", since(t0)});
 
   unsigned threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -191,7 +191,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   auto linked = linkCodeObject(outputs);
   if (!linked) return linked.takeError();
   if (outputs.size() > 1)
-    if (auto e = mergeMetadataNotes(*linked)) return std::move(e);
+    if (auto e = mergeMetadataNotes(*linked)) return e;
   if (times) times->push_back({"link (lld)", since(t3)});
   return linked;
 }

@@ -54,6 +54,7 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
       mc.errors.resize(before);
     }
   }
+  checkExitingFunctions(mc);
   if (!mc.errors.empty()) {
     std::string all;
     for (const auto &e : mc.errors) all += e + "\n";
@@ -67,7 +68,7 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
       return createStringError(inconvertibleErrorCode(),
                                file + ": error: internal: translated module is invalid:\n" + msg);
   }
-  return std::move(m);
+  return m;
 }
 
 } // namespace ptx2llvm

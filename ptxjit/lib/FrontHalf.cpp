@@ -109,7 +109,7 @@ lowerPTX(std::string_view text, std::string_view sourceName, llvm::LLVMContext &
          const amdgpulower::LowerOptions &opts, std::vector<Diagnostic> &diags, InputKind kind) {
   auto m = translate(text, sourceName, kind, ctx, diags);
   if (!m) return m.takeError();
-  if (auto e = amdgpulower::lowerModule(**m, opts, diags)) return std::move(e);
+  if (auto e = amdgpulower::lowerModule(**m, opts, diags)) return e;
   return m;
 }
 
