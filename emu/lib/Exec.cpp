@@ -1009,21 +1009,33 @@ St opMbcntHi(Ctx &c, const Inst &I) {
   });
   return St::Next;
 }
+/// ds_bpermute_b32: lane l reads lane (addr[l] / 4) mod W (0 from an
+/// inactive lane). On gfx10+ (I.aux = 1) a wave64 executes it as two 32-lane
+/// halves (RDNA ISA, "wave64" data-share ops): the index selects a lane of
+/// the reading lane's own half, (l & 32) | ((addr / 4) & 31).
 St opBpermute(Ctx &c, const Inst &I) {
   const uint64_t *Ad = srcPtr(c, I.a), *V = srcPtr(c, I.b);
   uint64_t *D = slotPtr(c, I.dst);
   uint64_t exec = c.exec;
+  const bool halves = I.aux && c.W == 64;
   forLanes(c, [&](unsigned l) {
-    unsigned src = unsigned(uint32_t(Ad[l]) >> 2) & (c.W - 1);
+    unsigned idx = unsigned(uint32_t(Ad[l]) >> 2);
+    unsigned src = halves ? (l & 32) | (idx & 31) : idx & (c.W - 1);
     D[l] = (exec >> src) & 1 ? uint32_t(V[src]) : 0;
   });
   return St::Next;
 }
+/// ds_permute_b32 (forward): lane l writes its value to lane addr[l] / 4
+/// (within its 32-lane half for a gfx10+ wave64, as ds_bpermute).
 St opPermute(Ctx &c, const Inst &I) {
   const uint64_t *Ad = srcPtr(c, I.a), *V = srcPtr(c, I.b);
   uint64_t *D = slotPtr(c, I.dst);
   uint64_t tmp[64] = {};
-  forLanes(c, [&](unsigned l) { tmp[unsigned(uint32_t(Ad[l]) >> 2) & (c.W - 1)] = uint32_t(V[l]); });
+  const bool halves = I.aux && c.W == 64;
+  forLanes(c, [&](unsigned l) {
+    unsigned idx = unsigned(uint32_t(Ad[l]) >> 2);
+    tmp[halves ? (l & 32) | (idx & 31) : idx & (c.W - 1)] = uint32_t(V[l]);
+  });
   forLanes(c, [&](unsigned l) { D[l] = tmp[l]; });
   return St::Next;
 }

@@ -54,6 +54,20 @@ unsigned kernelWaveSize(const Function &F) {
   return 64;
 }
 
+/// True for RDNA targets (gfx10xx, gfx11xx, gfx12xx) by "target-cpu".
+/// A function without the attribute takes the module's (first one found).
+static bool isGfx10Plus(const Function &F) {
+  StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
+  if (CPU.empty() && F.getParent())
+    for (const Function &G : *F.getParent())
+      if (G.hasFnAttribute("target-cpu")) {
+        CPU = G.getFnAttribute("target-cpu").getValueAsString();
+        break;
+      }
+  if (!CPU.consume_front("gfx")) return false;
+  return CPU.size() >= 4 && CPU[0] == '1';
+}
+
 namespace {
 
 struct Leaf {
@@ -1518,8 +1532,14 @@ Error FnTranslator::translateIntrinsic(CallBase &CB, Intrinsic::ID ID) {
   }
   case Intrinsic::amdgcn_mbcnt_lo: return special(SOp::MbcntLo, 2);
   case Intrinsic::amdgcn_mbcnt_hi: return special(SOp::MbcntHi, 2);
-  case Intrinsic::amdgcn_ds_bpermute: return special(SOp::DsBpermute, 2);
-  case Intrinsic::amdgcn_ds_permute: return special(SOp::DsPermute, 2);
+  case Intrinsic::amdgcn_ds_bpermute:
+  case Intrinsic::amdgcn_ds_permute: {
+    // gfx10+ runs a wave64 ds_(b)permute as two 32-lane halves: aux = 1
+    // makes the op select lanes within the half (in wave64 only).
+    if (Error E = special(ID == Intrinsic::amdgcn_ds_bpermute ? SOp::DsBpermute : SOp::DsPermute, 2)) return E;
+    FC.code.back().aux = isGfx10Plus(F) ? 1 : 0;
+    return Error::success();
+  }
   default:
     break;
   }

@@ -726,3 +726,36 @@ TEST(EmuAtomics, PackedAddRoundsToNearestEvenWithoutFlush) {
   EXPECT_EQ(R[5], 0x3f81);
   EXPECT_EQ(R[6], 0x0002);
 }
+
+// ---- ds_bpermute / ds_permute lane ranges (kernels/bpermute.ll) -------------------------------
+// gfx10+ in wave64 executes ds_(b)permute per 32-lane half: the index picks
+// a lane of the reading (writing) lane's own half; gfx9 spans all 64 lanes.
+TEST(EmuXlane, BpermuteLaneRangeByTarget) {
+  auto D = makeDevice();
+  ASSERT_TRUE(D);
+  auto M = loadFile(*D, srcPath("bpermute.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  struct K { const char *name; unsigned W; bool halves; };
+  for (K k : {K{"bperm_gfx1100_w64", 64, true}, K{"bperm_gfx90a", 64, false}, K{"bperm_gfx1100_w32", 32, false}}) {
+    auto Info = (*M)->kernel(k.name);
+    ASSERT_TRUE(bool(Info)) << llvm::toString(Info.takeError());
+    EXPECT_EQ(Info->waveSize, k.W) << k.name;
+    uint64_t out = upload(*D, std::vector<uint32_t>(2 * 64, 0xdeadbeef));
+    LaunchConfig C;
+    C.block = {k.W};
+    void *Args[] = {&out};
+    ASSERT_OK(D->launch(**M, k.name, C, Args));
+    auto O = download<uint32_t>(*D, out, 2 * k.W);
+    auto val = [](unsigned l) { return 1000u + 3 * l; };
+    auto target = [&](unsigned l) {
+      unsigned idx = (7 * l + 5) % 64;
+      return k.halves ? (l & 32) | (idx & 31) : idx % k.W;
+    };
+    std::vector<uint32_t> Perm(k.W, 0);
+    for (unsigned l = 0; l < k.W; ++l) Perm[target(l)] = val(l); // later lanes win, as the emulator orders them
+    for (unsigned l = 0; l < k.W; ++l) {
+      EXPECT_EQ(O[2 * l], val(target(l))) << k.name << " bpermute lane " << l;
+      EXPECT_EQ(O[2 * l + 1], Perm[l]) << k.name << " permute lane " << l;
+    }
+  }
+}
