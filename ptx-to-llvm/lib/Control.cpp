@@ -3,7 +3,15 @@
 // bra -> br to the label's block; brx.idx -> switch over the .branchtargets
 // list (an out-of-range index is undefined in PTX: unreachable); ret -> return
 // of the .func's result slots (a struct for several results); exit in a kernel
-// -> ret void. call: `call{.uni} (r0, ...), f, (a0, ...) {, proto}` loads the
+// -> ret void. exit in a .func must end the thread, and AMDGPU has no way to
+// retire single lanes from inside a function (s_endpgm ends the whole wave),
+// so the exit unwinds: a .func that may exit takes a trailing `ptr
+// addrspace(5)` flag (the kernel's private `ptx.exited`); exit stores 1 and
+// returns, and after every call of such a function the caller tests the flag
+// and returns as well, up to the kernel's `ret void`. The thread then behaves
+// exactly like a kernel-level exit (no further instructions, barriers or
+// stores). Only direct calls can propagate it: taking the address of an
+// exiting .func is an error. call: `call{.uni} (r0, ...), f, (a0, ...) {, proto}` loads the
 // argument .param slots (or reads register/immediate arguments) as the
 // callee's parameter types, calls directly, or indirectly through a register
 // with the type of the named .callprototype, and stores the results into the
@@ -27,6 +35,8 @@ static const ptx::TargetList *findTargetList(FnCtx &fc, const std::string &name)
 static Value *loadSlot(FnCtx &fc, Value *slot, Type *ty) {
   return fc.b.CreateAlignedLoad(ty, slot, Align(1));
 }
+
+static void emitReturn(FnCtx &fc);
 
 static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
   auto &b = fc.b;
@@ -75,7 +85,9 @@ static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
   } else {
     return fc.unsupported(in, "callee '" + callee.name + "' is not a function");
   }
-  if (args.size() != fty->getNumParams()) return fc.unsupported(in, "argument count does not match the callee");
+  bool exits = callee.kind == ptx::Operand::Kind::Sym && fc.mc.exitingFunctions.contains(callee.name);
+  if (exits && !fc.exitFlag) return fc.unsupported(in, "internal: no exit flag for a call of an exiting function");
+  if (args.size() + exits != fty->getNumParams()) return fc.unsupported(in, "argument count does not match the callee");
   if (rets.size() > resDecl->size()) return fc.unsupported(in, "result count does not match the callee");
   SmallVector<Value *, 8> av;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -91,6 +103,7 @@ static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
       av.push_back(fc.coerce(fc.read(a, t), pt));
     }
   }
+  if (exits) av.push_back(fc.exitFlag);
   CallInst *call = b.CreateCall(fty, target, av);
   for (size_t i = 0; i < rets.size(); ++i) {
     Value *rv = fty->getReturnType()->isStructTy() ? b.CreateExtractValue(call, i) : (Value *)call;
@@ -104,6 +117,14 @@ static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
     } else {
       return fc.unsupported(in, "result operand");
     }
+  }
+  if (exits) { // the callee executed exit: leave this function too
+    BasicBlock *out = BasicBlock::Create(fc.mc.ctx, "ptx.exit", fc.f);
+    BasicBlock *cont = BasicBlock::Create(fc.mc.ctx, "ptx.exit.cont", fc.f);
+    b.CreateCondBr(b.CreateLoad(fc.i1(), fc.exitFlag), out, cont);
+    b.SetInsertPoint(out);
+    emitReturn(fc);
+    b.SetInsertPoint(cont);
   }
   if (Function *f = dyn_cast<Function>(target); f && f->doesNotReturn()) b.CreateUnreachable();
   return true;
@@ -153,7 +174,11 @@ bool translateControl(FnCtx &fc, const ptx::Instruction &in) {
     emitReturn(fc);
     return true;
   case Opcode::Exit:
-    if (!fc.pf.isEntry) return fc.unsupported(in, "exit inside a .func");
+    if (!fc.pf.isEntry) { // set the flag and return; every caller returns in turn
+      b.CreateStore(b.getTrue(), fc.exitFlag);
+      emitReturn(fc);
+      return true;
+    }
     b.CreateRetVoid();
     return true;
   case Opcode::Trap: {

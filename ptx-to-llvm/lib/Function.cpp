@@ -14,6 +14,8 @@
 // a private alloca that ld.param/st.param access; `call` loads the argument
 // slots and stores the results into the retval slots. Calls to the CUDA
 // runtime functions vprintf/__assertfail/malloc/free go to __ptx_<name>.
+// A .func that may execute `exit` (directly or through direct calls) gets a
+// trailing `ptr addrspace(5)` exit-flag argument (Control.cpp explains).
 //
 // Bodies: PTX registers are allocas in the entry block, labels are basic
 // blocks, `{ }` blocks are name scopes, and a guard `@%p` wraps its
@@ -71,7 +73,59 @@ static std::string joinDims(const std::vector<uint32_t> &v) {
   return s;
 }
 
+// The callee name of a direct `call` (empty for an indirect one).
+static std::string directCallee(const ptx::Instruction &in) {
+  for (const auto &op : in.operands) {
+    if (op.kind == ptx::Operand::Kind::List) continue;
+    return op.kind == ptx::Operand::Kind::Sym ? op.name : std::string();
+  }
+  return {};
+}
+
+// .func bodies that may execute `exit`: those containing it, and (fixpoint)
+// those calling such a function directly.
+static void findExitingFunctions(ModuleCtx &mc) {
+  llvm::StringMap<std::vector<std::string>> callees;
+  for (const auto &pf : mc.pm.functions) {
+    if (pf.isEntry || !pf.hasBody) continue;
+    for (const auto &in : pf.instrs) {
+      if (in.op == ptx::Opcode::Exit) mc.exitingFunctions.insert(pf.name);
+      else if (in.op == ptx::Opcode::Call)
+        if (std::string c = directCallee(in); !c.empty()) callees[pf.name].push_back(c);
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto &[caller, cs] : callees) {
+      if (mc.exitingFunctions.contains(caller)) continue;
+      for (const auto &c : cs)
+        if (mc.exitingFunctions.contains(c)) {
+          mc.exitingFunctions.insert(caller);
+          changed = true;
+          break;
+        }
+    }
+  }
+}
+
+void checkExitingFunctions(ModuleCtx &mc) {
+  for (const auto &name : mc.exitingFunctions) {
+    Function *f = mc.functions.lookup(name.getKey());
+    if (!f) continue;
+    for (User *u : f->users()) {
+      auto *cb = dyn_cast<CallBase>(u);
+      if (cb && cb->getCalledOperand() == f) continue;
+      const ptx::Function *pf = mc.ptxFunctions.lookup(name.getKey());
+      mc.error(pf ? pf->loc : ptx::SourceLoc{},
+               "unsupported: 'exit' in .func '" + name.getKey().str() +
+                   "' whose address is taken (indirect calls cannot propagate the exit)");
+      break;
+    }
+  }
+}
+
 void declareFunctions(ModuleCtx &mc) {
+  findExitingFunctions(mc);
   for (const auto &pf : mc.pm.functions) {
     mc.ptxFunctions[pf.name] = &pf;
     if (Function *existing = mc.m.getFunction(pf.name)) { // prototype then definition
@@ -107,6 +161,12 @@ void declareFunctions(ModuleCtx &mc) {
       continue;
     }
     FunctionType *fty = prototypeType(mc, pf.results, pf.params);
+    bool exits = mc.exitingFunctions.contains(pf.name);
+    if (exits) { // trailing exit flag (Control.cpp)
+      SmallVector<Type *, 8> ps(fty->params());
+      ps.push_back(PointerType::get(mc.ctx, PrivateAS));
+      fty = FunctionType::get(fty->getReturnType(), ps, false);
+    }
     std::string name = pf.name;
     GlobalValue::LinkageTypes lk = GlobalValue::InternalLinkage;
     if (!pf.hasBody && isRuntimeFunction(pf.name)) // ptx_devlib.h names: __ptx_vprintf, __ptx_assertfail, ...
@@ -117,8 +177,10 @@ void declareFunctions(ModuleCtx &mc) {
     Function *f = mc.m.getFunction(name);
     if (!f) f = Function::Create(fty, lk, name, &mc.m);
     f->addFnAttr(Attribute::NoUnwind);
-    if (pf.perf.noreturn || pf.name == "__assertfail") f->addFnAttr(Attribute::NoReturn);
+    // A function that may exit returns to its callers to unwind the thread.
+    if ((pf.perf.noreturn && !exits) || pf.name == "__assertfail") f->addFnAttr(Attribute::NoReturn);
     for (unsigned i = 0; i < pf.params.size() && i < f->arg_size(); ++i) f->getArg(i)->setName(pf.params[i].name);
+    if (exits) f->getArg(f->arg_size() - 1)->setName("ptx.exit.flag");
     mc.functions[pf.name] = f;
   }
 }
@@ -225,6 +287,14 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
   }
   fc.carry = fc.b.CreateAlloca(fc.i1(), PrivateAS, nullptr, "cc.cf");
   fc.b.CreateStore(fc.b.getFalse(), fc.carry);
+  // `exit` in a .func: the exit flag (Control.cpp). Kernels own it; exiting
+  // .funcs get the caller's as their trailing argument.
+  if (pf.isEntry && !mc.exitingFunctions.empty()) {
+    fc.exitFlag = fc.b.CreateAlloca(fc.i1(), PrivateAS, nullptr, "ptx.exited");
+    fc.b.CreateStore(fc.b.getFalse(), fc.exitFlag);
+  } else if (!pf.isEntry && mc.exitingFunctions.contains(pf.name)) {
+    fc.exitFlag = f->getArg(f->arg_size() - 1);
+  }
   fc.scopes.emplace_back();
   // Parameters.
   for (unsigned i = 0; i < pf.params.size(); ++i) {

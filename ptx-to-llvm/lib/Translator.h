@@ -21,6 +21,7 @@
 #include "ptx2llvm/Translate.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -42,6 +43,9 @@ struct ModuleCtx {
   llvm::StringMap<llvm::GlobalVariable *> globals;   // module-scope PTX variables
   llvm::StringMap<llvm::Function *> functions;       // PTX .func/.entry
   llvm::StringMap<const ptx::Function *> ptxFunctions;
+  // .func names that may execute `exit` (directly or through direct calls):
+  // they take a trailing `ptr addrspace(5)` exit flag (Control.cpp).
+  llvm::StringSet<> exitingFunctions;
 
   ModuleCtx(const ptx::Module &pm, llvm::LLVMContext &ctx, llvm::Module &m, std::string file)
       : pm(pm), ctx(ctx), m(m), file(std::move(file)) {}
@@ -70,6 +74,7 @@ struct FnCtx {
   std::vector<Scope> scopes;
   llvm::AllocaInst *retSlot = nullptr;  // .func results, as one byte buffer per result
   std::vector<llvm::Value *> resultSlots;
+  llvm::Value *exitFlag = nullptr;      // i1 in addrspace(5): the thread executed `exit` in a .func
   bool hadError = false;
 
   FnCtx(ModuleCtx &mc, const ptx::Function &pf) : mc(mc), pf(pf), b(mc.ctx) {}
@@ -144,6 +149,10 @@ llvm::Value *stepDirected(FnCtx &fc, llvm::Value *q, llvm::Value *dir, llvm::Rou
 // wide value `wide()` is below it.
 llvm::Value *ftzTininess(FnCtx &fc, llvm::Value *r, llvm::RoundingMode rm,
                          llvm::function_ref<llvm::Value *()> wide);
+
+// After all bodies: `exit` in a .func needs every call of it to be direct
+// (the caller propagates the exit); an address-taken one is an error.
+void checkExitingFunctions(ModuleCtx &mc);
 
 // Modifier test by spelling (for modifiers the front end may add later).
 bool hasModNamed(const ptx::Instruction &in, std::string_view name);
