@@ -104,7 +104,7 @@ constexpr Spec kSpecs[] = {
     {Opcode::Isspacep, 2, 2, 0, 0, SPACES},
     {Opcode::Cvta, 2, 2, 1, 1, " to" SPACES},
     {Opcode::Cvt, 2, 4, 2, 3, " rna rs rni rzi rmi rpi ftz sat relu satfinite pack frnd2 e2m1 e3m2 e2m3"
-                              " ue8m0 s2f6x2 scaled::n2::ue8m0 s4 u4 b1" RND},
+                              " ue8m0 s2f6x2 scaled::n2::ue8m0 s4 u4 s2 u2 b1" RND},
     {Opcode::Cp, 0, 8, 0, 3, nullptr},
     {Opcode::Createpolicy, 2, 4, 1, 1, " fractional range cvt L2::evict_last L2::evict_normal L2::evict_first"
                                        " L2::evict_unchanged"},

@@ -142,6 +142,14 @@ private:
       if (intType && n == 0 && typeBits(in_.types[0]) > 8)
         diags_.error(in_.loc, "integer '" + instrName(in_) + "' requires '.hi', '.lo' or '.wide'");
     }
+    // Packed 16-bit integer types exist only for min/max (.relu only on .s16x2).
+    for (Type t : in_.types) {
+      if (t != Type::U16x2 && t != Type::S16x2) continue;
+      if (in_.op != Opcode::Min && in_.op != Opcode::Max)
+        diags_.error(in_.loc, "'." + std::string(typeName(t)) + "' is only valid on min/max, not on '" + opName + "'");
+      else if (t == Type::U16x2 && in_.has(Mod::Relu))
+        diags_.error(in_.loc, "'.relu' is only valid with '.s16x2' or '.s32', not on '" + instrName(in_) + "'");
+    }
     // Required operations.
     auto require = [&](ModCat cat, const char *what) {
       for (auto m : in_.mods)

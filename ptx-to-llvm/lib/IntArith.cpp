@@ -5,7 +5,7 @@
 // mul24/mad24, sad, div/rem (division by zero gives all ones for both div
 // and rem, signed and unsigned, as recorded on an H200 in tests/golden; INT_MIN/-1
 // gives INT_MIN and remainder 0; never LLVM's undefined behaviour), abs/neg/min/max
-// (.relu), popc/clz/bfind(.shiftamt)/brev, bfe/bfi with PTX's position/length
+// (.relu; also the packed .u16x2/.s16x2 forms, per 16-bit half), popc/clz/bfind(.shiftamt)/brev, bfe/bfi with PTX's position/length
 // clamping and sign replication, bmsk, szext, dp4a/dp2a. Semantics follow the
 // PTX ISA 9.0 pseudo-code of each instruction; LLVM's poison-producing edge
 // cases (shift >= width, ctlz of 0, udiv by 0) are always guarded.
@@ -344,6 +344,24 @@ static bool fns(FnCtx &fc, const ptx::Instruction &in) {
   return true;
 }
 
+// min/max{.relu}.{u16x2,s16x2} d, a, b (sm_90): the two 16-bit halves of the
+// 32-bit operands are compared independently (as <2 x i16>); .relu clamps
+// each signed result at 0.
+static bool minMax16x2(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  const auto &ops = in.operands;
+  if (ops.size() != 3) return fc.unsupported(in, "three-input min/max");
+  bool mx = in.op == Opcode::Max, s = in.type(0) == ptx::Type::S16x2;
+  Type *v2 = FixedVectorType::get(b.getInt16Ty(), 2);
+  Value *x = b.CreateBitCast(fc.read(ops[1], ptx::Type::B32), v2);
+  Value *y = b.CreateBitCast(fc.read(ops[2], ptx::Type::B32), v2);
+  Intrinsic::ID id = mx ? (s ? Intrinsic::smax : Intrinsic::umax) : (s ? Intrinsic::smin : Intrinsic::umin);
+  Value *r = b.CreateBinaryIntrinsic(id, x, y);
+  if (in.has(Mod::Relu)) r = b.CreateBinaryIntrinsic(Intrinsic::smax, r, Constant::getNullValue(v2));
+  fc.write(ops[0], b.CreateBitCast(r, b.getInt32Ty()), ptx::Type::B32);
+  return true;
+}
+
 bool translateIntArith(FnCtx &fc, const ptx::Instruction &in) {
   auto &b = fc.b;
   ptx::Type t = in.type(0);
@@ -375,6 +393,7 @@ bool translateIntArith(FnCtx &fc, const ptx::Instruction &in) {
     return true;
   }
   case Opcode::Min: case Opcode::Max: {
+    if (t == ptx::Type::U16x2 || t == ptx::Type::S16x2) return minMax16x2(fc, in);
     Value *x = fc.read(ops[1], t), *y = fc.read(ops[2], t);
     bool mx = in.op == Opcode::Max, s = isSigned(t);
     Intrinsic::ID id = mx ? (s ? Intrinsic::smax : Intrinsic::umax) : (s ? Intrinsic::smin : Intrinsic::umin);

@@ -17,7 +17,8 @@
 //
 // With --expected-failures FILE --tag TAG, forms listed there for TAG (or "all") may fail
 // (XFAIL); the run fails on any other failure or unsupported form.  A listed form that now passes
-// is reported as XPASS (remove it from the list); with --strict 1 that fails the run too.
+// is reported as XPASS (remove it from the list), a listed name that is no form of the manifest
+// as STALE; with --strict 1 (as CTest runs it) either fails the run too.
 // --update-expected 1 rewrites TAG's entries from a run.
 //
 // Usage: golden_emu_compare DATA_DIR PTX_DIR [--arch gfx1100] [--policy pack|pad]
@@ -43,6 +44,7 @@
 #include <cstring>
 #include <csignal>
 #include <map>
+#include <set>
 #include <string>
 
 namespace {
@@ -385,7 +387,8 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  size_t xfail = 0, xpass = 0, unexpected = 0;
+  size_t xfail = 0, xpass = 0, unexpected = 0, stale = 0;
+  std::set<std::string> seenForms;
   std::vector<std::string> nowFailing;
   FILE *rep = o.report.empty() ? nullptr : std::fopen(o.report.c_str(), "w");
   size_t pass = 0, fail = 0, unsupported = 0, rowsChecked = 0, flaky = 0;
@@ -431,6 +434,7 @@ int main(int argc, char **argv) {
       if (rep) std::fprintf(rep, "%s %s/%s %s\n", st, fam.name.c_str(), f.name.c_str(), r.detail.c_str());
       const std::string key = fam.name + "/" + f.name;
       const bool listed = expected.count(key) != 0;
+      seenForms.insert(key);
       if (r.status == Outcome::Pass) {
         ++pass, ++fpass;
         rowsChecked += r.rows;
@@ -476,13 +480,22 @@ int main(int argc, char **argv) {
                 o.expectedFile.c_str());
     return 0;
   }
+  // A listed name that is no form of the manifest (a typo, a renamed form) would excuse nothing
+  // and hide nothing; on a full run it is reported, and fatal under --strict.
+  if (!o.expectedFile.empty() && o.family.empty() && o.form.empty())
+    for (auto &[key, tag] : expected)
+      if (!seenForms.count(key)) {
+        ++stale;
+        std::fprintf(stderr, "STALE %s %s: not a form of the manifest\n", tag.c_str(), key.c_str());
+      }
   if (!o.expectedFile.empty())
-    std::printf("expected failures (%s): %zu still failing, %zu now pass (XPASS), %zu unexpected failures\n",
-                o.tag.c_str(), xfail, xpass, unexpected);
+    std::printf("expected failures (%s): %zu still failing, %zu now pass (XPASS), %zu unexpected failures, "
+                "%zu stale entries\n",
+                o.tag.c_str(), xfail, xpass, unexpected, stale);
   if (pass < o.minPass) {
     std::fprintf(stderr, "FAIL only %zu forms pass, expected at least %zu\n", pass, o.minPass);
     return 1;
   }
-  if (!o.expectedFile.empty()) return (unexpected || (o.strict && xpass)) ? 1 : 0;
+  if (!o.expectedFile.empty()) return (unexpected || (o.strict && (xpass || stale))) ? 1 : 0;
   return (fail || unsupported) ? 1 : 0;
 }

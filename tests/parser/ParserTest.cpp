@@ -322,6 +322,30 @@ TEST(Printer, RoundTripsHandWrittenModule) {
   EXPECT_NE(why.find("imm"), std::string::npos) << why;
 }
 
+// sm_90 packed integer min/max and the 2-bit cvt.pack forms: parsed, printed and re-parsed to
+// the same module; the packed types are rejected outside min/max, .relu on .u16x2.
+TEST(Printer, RoundTripsPackedIntegerForms) {
+  std::string src = std::string(kHeader) +
+                    ".visible .entry k()\n{\n  .reg .b32 %r<8>;\n"
+                    "  min.u16x2 %r1, %r2, %r3;\n  max.relu.s16x2 %r4, %r2, %r3;\n"
+                    "  cvt.pack.sat.u2.s32.b32 %r5, %r1, %r2, %r3;\n  cvt.pack.sat.s2.s32.b32 %r6, %r1, %r2, %r5;\n"
+                    "  ret;\n}\n";
+  auto r = parseOk(src);
+  ASSERT_EQ(r.module->functions[0].instrs[0].type(0), Type::U16x2);
+  ASSERT_EQ(r.module->functions[0].instrs[1].type(0), Type::S16x2);
+  std::string printed = print(*r.module);
+  EXPECT_NE(printed.find("max.relu.s16x2"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("cvt.pack.sat.s2.s32.b32"), std::string::npos) << printed;
+  auto r2 = parse(printed, "printed.ptx");
+  ASSERT_TRUE(r2.ok()) << r2.diags.render("printed.ptx", printed) << printed;
+  std::string why;
+  EXPECT_TRUE(structurallyEqual(*r.module, *r2.module, &why)) << why << "\n" << printed;
+  for (const char *bad : {"add.u16x2 %r1, %r2, %r3;", "min.relu.u16x2 %r1, %r2, %r3;"}) {
+    std::string b = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  " + bad + "\n  ret;\n}\n";
+    EXPECT_FALSE(parse(b, "bad.ptx").ok()) << bad;
+  }
+}
+
 TEST(Diagnostics, RenderHasLineAndCaret) {
   std::string src = "line one\n\tbad here\n";
   DiagnosticList d;
