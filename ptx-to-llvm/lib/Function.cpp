@@ -226,6 +226,11 @@ static bool dispatch(FnCtx &fc, const ptx::Instruction &in) {
     return translateTexture(fc, in);
   case O::Cp: case O::Mbarrier:
     return translateAsync(fc, in);
+  case O::Pmevent:
+    // pmevent signals a performance-monitor event to an attached profiler;
+    // it has no effect on the program's state, and there is no NVIDIA
+    // profiler here to receive it.
+    return true;
   case O::Griddepcontrol:
     // Programmatic dependent launch: .wait waits for the prerequisite grids,
     // which a stream-ordered launch has already completed; .launch_dependents

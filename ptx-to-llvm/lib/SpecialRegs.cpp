@@ -8,7 +8,9 @@
 // Cluster registers are those of a one-CTA cluster (PTX defines them for
 // launches without clusters): %cluster_ctaid = 0, %cluster_nctaid = 1,
 // %cluster_ctarank = 0, %cluster_nctarank = 1, %is_explicit_cluster = 0,
-// %clusterid = %ctaid, %nclusterid = %nctaid. %pm* and the rest are errors.
+// %clusterid = %ctaid, %nclusterid = %nctaid. %pm0..7 / %pm0_64..7_64 (whose
+// behaviour PTX leaves undefined) read the cycle counter like %clock /
+// %clock64. The rest are errors.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -51,6 +53,16 @@ Value *readSpecialReg(FnCtx &fc, const ptx::Operand &op) {
   case S::DynamicSmemSize: return fc.call("__ptx_sreg_dynamic_smem_size", i32, {});
   case S::TotalSmemSize: return fc.call("__ptx_sreg_total_smem_size", i32, {});
   case S::AggrSmemSize: return fc.call("__ptx_sreg_aggr_smem_size", i32, {});
+  case S::Pm: case S::Pm64:
+    // PTX ISA: "%pm0..%pm7 are unsigned 32-bit read-only performance monitor
+    // counters. Their behavior is currently undefined" (likewise the _64
+    // forms); NVIDIA's profiler programs them. AMD shaders cannot read the
+    // SQ performance counters (the host reads them), so every %pmN reads the
+    // shader cycle counter (__builtin_readcyclecounter: s_memtime /
+    // s_getreg SHADER_CYCLES), the same as %clock / %clock64: a counter
+    // that advances, never a constant.
+    if (op.sregIndex > 7) { fc.error(op.loc, "bad %pm index"); return nullptr; }
+    return op.sreg == S::Pm ? fc.call("__ptx_sreg_clock", i32, {}) : fc.call("__ptx_sreg_clock64", i64, {});
   case S::Envreg:
     if (op.sregIndex > 31) { fc.error(op.loc, "bad %envreg index"); return nullptr; }
     return fc.call("__ptx_sreg_envreg", i32, {b.getInt32(op.sregIndex)});
