@@ -12,7 +12,11 @@
 // +0; NaN results are NVIDIA's canonical NaN. min/max are IEEE 754-2019
 // minimumNumber/maximumNumber (NaN operand ignored, -0 < +0), .NaN forms
 // propagate NaN. Approx forms use LLVM's afn lowering (AMD's v_rcp/v_rsq/
-// v_sqrt/v_exp/v_log/v_sin/v_cos), which is within PTX's documented bounds.
+// v_sqrt/v_exp/v_log/v_sin/v_cos), which is within PTX's documented bounds,
+// arranged the way the H200 computes them where that shows in results
+// (tests/golden): div.approx/div.full.f32 as x * rcp(y) with the H200's
+// divisor scaling (divApproxOrFull), rcp/rsqrt.approx.ftz.f64 on the upper
+// 32 bits of the operand (keepHigh32).
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
