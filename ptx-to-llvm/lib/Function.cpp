@@ -222,7 +222,7 @@ static bool dispatch(FnCtx &fc, const ptx::Instruction &in) {
   case O::Shfl: case O::Vote: case O::Match: case O::Redux: case O::Activemask: case O::Elect:
   case O::Bar: case O::Barrier:
     return translateWarp(fc, in);
-  case O::Tex: case O::Suld: case O::Sust:
+  case O::Tex: case O::Tld4: case O::Txq: case O::Suq: case O::Suld: case O::Sust:
     return translateTexture(fc, in);
   case O::Cp: case O::Mbarrier:
     return translateAsync(fc, in);

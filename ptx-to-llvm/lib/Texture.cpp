@@ -8,11 +8,17 @@
 // modes) is in devlib texture.c. suld.b / sust.b compute the element address
 // with __ptx_surf_addr (bounds per .trap/.clamp/.zero; address 0 means the
 // .zero case: loads read 0, stores are dropped) and access it directly.
-// Texture references (.texref symbols), array/cube geometries, tld4, txq,
-// explicit LOD/gradient, sured/suq and formatted suld.p are explicit errors.
+// txq / suq read the descriptor fields directly (query()); tld4.2d gathers
+// the bilinear footprint with four point fetches (tld4()). Texture
+// references (.texref symbols), array/cube geometries, tld4 on a2d/cube or
+// with offsets / depth compare / residency predicate, explicit LOD/gradient,
+// sured, suq.memory_layout, independent-mode samplers and formatted suld.p
+// are explicit errors.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
+
+#include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
 using ptx::Mod;
@@ -119,9 +125,209 @@ static bool surf(FnCtx &fc, const ptx::Instruction &in) {
   return true;
 }
 
+//===-- descriptor fields (txq / suq / tld4) -------------------------------===//
+
+// ptx_tex_desc field offsets (amdgpu-lower/devlib/ptx_texture.h).
+enum DescField : unsigned {
+  DMagic = 0, DFlags = 4, DWidth = 16, DHeight = 20, DDepth = 24, DLayers = 28, DChannels = 40,
+  DBits = 41, DKind = 42, DFilter = 43, DAddress = 44, DReadMode = 47, DGeometry = 48
+};
+constexpr uint32_t kDescMagic = 0x58455450u; // PTX_TEX_DESC_MAGIC
+
+// The descriptor of handle `h` as a flat pointer; a null handle or a wrong
+// magic traps (as devlib texture.c does), never reads garbage.
+static Value *descPointer(FnCtx &fc, Value *h) {
+  auto &b = fc.b;
+  Value *p = b.CreateIntToPtr(h, PointerType::get(fc.mc.ctx, FlatAS));
+  BasicBlock *bad = BasicBlock::Create(fc.mc.ctx, "tex.bad_handle", fc.f);
+  BasicBlock *chk = BasicBlock::Create(fc.mc.ctx, "tex.check_magic", fc.f);
+  BasicBlock *ok = BasicBlock::Create(fc.mc.ctx, "tex.desc", fc.f);
+  b.CreateCondBr(b.CreateICmpEQ(h, b.getInt64(0)), bad, chk);
+  b.SetInsertPoint(bad);
+  b.CreateCall(fc.mc.devlib("__ptx_trap", b.getVoidTy(), {}, false, true));
+  b.CreateUnreachable();
+  b.SetInsertPoint(chk);
+  Value *magic = b.CreateAlignedLoad(fc.i32(), p, Align(16), "tex.magic");
+  b.CreateCondBr(b.CreateICmpNE(magic, b.getInt32(kDescMagic)), bad, ok);
+  b.SetInsertPoint(ok);
+  return p;
+}
+
+// Field at byte offset `off` (1- or 4-byte unsigned) as i32.
+static Value *descField(FnCtx &fc, Value *p, unsigned off, unsigned bytes) {
+  auto &b = fc.b;
+  Value *a = b.CreateGEP(b.getInt8Ty(), p, b.getInt64(off));
+  if (bytes == 1) return b.CreateZExt(b.CreateAlignedLoad(b.getInt8Ty(), a, Align(1)), fc.i32());
+  return b.CreateAlignedLoad(fc.i32(), a, Align(4));
+}
+
+// The handle register inside `[h]` / `[h, ...]`.
+static const ptx::Operand *handleOf(const ptx::Operand &a) {
+  if (a.kind != ptx::Operand::Kind::Addr || a.elems.empty() || a.elems[0].kind != ptx::Operand::Kind::Reg)
+    return nullptr;
+  return &a.elems[0];
+}
+
+// .channel_data_type / .channel_order: PTX returns "the source language's
+// channel data type / order enumeration". CUDA C++ has no device-side query
+// (and no such enumeration: cudaChannelFormatDesc holds bit counts and a
+// kind); the source language whose queries PTX's txq serves is OpenCL, so
+// the values are OpenCL's cl_channel_type (CL_SNORM_INT8 0x10D0 ...
+// CL_FLOAT 0x10DE) and cl_channel_order (CL_R 0x10B0, CL_RG 0x10B2, CL_RGB
+// 0x10B4, CL_RGBA 0x10B5), derived from the descriptor's kind, bits, read
+// mode (normalized 8/16-bit integers are the *NORM_INT types) and channels.
+static Value *channelDataType(FnCtx &fc, Value *p) {
+  auto &b = fc.b;
+  Value *kind = descField(fc, p, DKind, 1), *bits = descField(fc, p, DBits, 1);
+  Value *norm = b.CreateAnd(b.CreateICmpEQ(descField(fc, p, DReadMode, 1), b.getInt32(1)),
+                            b.CreateICmpULT(bits, b.getInt32(32)));
+  auto bySize = [&](uint32_t v8, uint32_t v16, uint32_t v32) {
+    return b.CreateSelect(b.CreateICmpEQ(bits, b.getInt32(8)), b.getInt32(v8),
+                          b.CreateSelect(b.CreateICmpEQ(bits, b.getInt32(16)), b.getInt32(v16), b.getInt32(v32)));
+  };
+  Value *sgn = b.CreateSelect(norm, bySize(0x10D0, 0x10D1, 0x10D1), bySize(0x10D7, 0x10D8, 0x10D9));
+  Value *uns = b.CreateSelect(norm, bySize(0x10D2, 0x10D3, 0x10D3), bySize(0x10DA, 0x10DB, 0x10DC));
+  Value *flt = b.CreateSelect(b.CreateICmpEQ(bits, b.getInt32(16)), b.getInt32(0x10DD), b.getInt32(0x10DE));
+  return b.CreateSelect(b.CreateICmpEQ(kind, b.getInt32(0)), sgn,
+                        b.CreateSelect(b.CreateICmpEQ(kind, b.getInt32(1)), uns, flt));
+}
+
+static Value *channelOrder(FnCtx &fc, Value *p) {
+  auto &b = fc.b;
+  Value *n = descField(fc, p, DChannels, 1);
+  return b.CreateSelect(b.CreateICmpEQ(n, b.getInt32(1)), b.getInt32(0x10B0),
+                        b.CreateSelect(b.CreateICmpEQ(n, b.getInt32(2)), b.getInt32(0x10B2),
+                                       b.CreateSelect(b.CreateICmpEQ(n, b.getInt32(3)), b.getInt32(0x10B4),
+                                                      b.getInt32(0x10B5))));
+}
+
+// txq.{tquery,squery}.b32 d, [h]; txq.level.{width,height,depth}.b32 d, [h], lod;
+// suq.{width,height,depth,channel_data_type,channel_order,array_size}.b32 d, [h].
+static bool query(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  const auto &ops = in.operands;
+  bool level = in.has(Mod::Level), surface = in.op == Opcode::Suq;
+  if (ops.size() != (level ? 3u : 2u) || ops[0].kind != ptx::Operand::Kind::Reg)
+    return fc.unsupported(in, "operands");
+  const ptx::Operand *h = handleOf(ops[1]);
+  if (!h) return fc.unsupported(in, "a 64-bit texture/surface object handle register (texture references are not supported)");
+  Mod q = Mod::Width;
+  bool found = false;
+  static const Mod kQueries[] = {Mod::Width, Mod::Height, Mod::Depth, Mod::ChannelDataType, Mod::ChannelOrder,
+                                 Mod::NormalizedCoords, Mod::FilterMode, Mod::AddrMode0, Mod::AddrMode1,
+                                 Mod::AddrMode2, Mod::ArraySize, Mod::NumMipmapLevels, Mod::NumSamples,
+                                 Mod::ForceUnnormalizedCoords, Mod::MemoryLayout};
+  for (Mod m : kQueries)
+    if (in.has(m)) { q = m; found = true; break; }
+  if (!found) return fc.unsupported(in, "query");
+  if (q == Mod::ForceUnnormalizedCoords)
+    return fc.unsupported(in, "independent-mode samplers (.samplerref) do not exist with texture objects");
+  if (q == Mod::MemoryLayout) return fc.unsupported(in, "surface memory layout query");
+  bool dimQuery = q == Mod::Width || q == Mod::Height || q == Mod::Depth;
+  if (level && !dimQuery) return fc.unsupported(in, "txq.level queries width/height/depth only");
+  if (surface && !(dimQuery || q == Mod::ChannelDataType || q == Mod::ChannelOrder || q == Mod::ArraySize))
+    return fc.unsupported(in, "query");
+  Value *p = descPointer(fc, fc.read(*h, ptx::Type::B64));
+  Value *r = nullptr;
+  switch (q) {
+  case Mod::Width: r = descField(fc, p, DWidth, 4); break;
+  case Mod::Height: r = descField(fc, p, DHeight, 4); break;
+  case Mod::Depth: r = descField(fc, p, DDepth, 4); break;
+  case Mod::ChannelDataType: r = channelDataType(fc, p); break;
+  case Mod::ChannelOrder: r = channelOrder(fc, p); break;
+  case Mod::NormalizedCoords: r = b.CreateAnd(descField(fc, p, DFlags, 4), 1); break;
+  case Mod::FilterMode: r = descField(fc, p, DFilter, 1); break; // point 0 = nearest, linear 1
+  case Mod::AddrMode0: case Mod::AddrMode1: case Mod::AddrMode2: {
+    // Descriptor: wrap 0, clamp 1, mirror 2, border 3 (cudaTextureAddressMode).
+    // PTX: enum { wrap, mirror, clamp_ogl, clamp_to_edge, clamp_to_border }.
+    unsigned k = q == Mod::AddrMode0 ? 0 : q == Mod::AddrMode1 ? 1 : 2;
+    Value *m = descField(fc, p, DAddress + k, 1);
+    r = b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(1)), b.getInt32(3),
+                       b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(2)), b.getInt32(1),
+                                      b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(3)), b.getInt32(4), b.getInt32(0))));
+    break;
+  }
+  case Mod::ArraySize: { // "for a texture array, number of textures in array, 0 otherwise"
+    Value *g = descField(fc, p, DGeometry, 1);
+    Value *isArray = b.CreateOr(b.CreateICmpEQ(g, b.getInt32(3)), b.CreateICmpEQ(g, b.getInt32(4)));
+    r = b.CreateSelect(isArray, descField(fc, p, DLayers, 4), b.getInt32(0));
+    break;
+  }
+  // Texture objects here are never mipmapped or multi-sampled: PTX defines 0.
+  case Mod::NumMipmapLevels: case Mod::NumSamples: r = b.getInt32(0); break;
+  default: return fc.unsupported(in, "query");
+  }
+  if (level) { // extent of level `lod`: max(1, extent >> lod)
+    Value *lod = fc.read(ops[2], ptx::Type::U32);
+    Value *sh = b.CreateSelect(b.CreateICmpUGE(lod, b.getInt32(32)), b.getInt32(0),
+                               b.CreateLShr(r, b.CreateAnd(lod, 31)));
+    r = b.CreateBinaryIntrinsic(Intrinsic::umax, sh, b.getInt32(1));
+  }
+  fc.write(ops[0], r, ptx::Type::B32);
+  return true;
+}
+
+// tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32 d, [h, {x, y}]: the four texels of
+// the bilinear footprint, component .comp of each, in PTX's order
+// (counter-clockwise from lower left): (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+// with i0 = floor(x' - 0.5), j0 = floor(y' - 0.5), i1 = i0 + 1, j1 = j0 + 1,
+// where x', y' are the coordinates in texels exactly as linear filtering
+// computes them (normalized coordinates: wrap / mirror on the normalized
+// value, then scaled by the extent). Each texel goes through the descriptor's
+// address mode (devlib __ptx_tex with integer coordinates = point fetch
+// of that texel: clamp, border colour, wrap), so it is the texel linear
+// filtering would weight.
+static bool tld4(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  const auto &ops = in.operands;
+  if (!in.has(Mod::S2d)) return fc.unsupported(in, "only the 2d geometry (no a2d/cube/acube)");
+  unsigned comp = in.has(Mod::R) ? 0 : in.has(Mod::G) ? 1 : in.has(Mod::B) ? 2 : in.has(Mod::A) ? 3 : 4;
+  if (comp > 3) return fc.unsupported(in, "component");
+  ptx::Type dt = in.type(0), ct = in.type(1);
+  if (!(dt == ptx::Type::F32 || dt == ptx::Type::S32 || dt == ptx::Type::U32) || ct != ptx::Type::F32)
+    return fc.unsupported(in, "result type f32/s32/u32 and coordinate type f32");
+  if (ops.size() != 2 || ops[0].kind != ptx::Operand::Kind::Vec || ops[0].elems.size() != 4)
+    return fc.unsupported(in, "a .v4 destination and [handle, {x, y}] (no predicate, offset, depth compare or sampler)");
+  const ptx::Operand *h = nullptr, *c = nullptr;
+  if (!splitAddr(ops[1], h, c) || c->elems.size() < 2)
+    return fc.unsupported(in, "a 64-bit texture object handle register and coordinates");
+  Value *hv = fc.read(*h, ptx::Type::B64);
+  Value *p = descPointer(fc, hv);
+  Value *normalized = b.CreateICmpNE(b.CreateAnd(descField(fc, p, DFlags, 4), 1), b.getInt32(0));
+  Type *f32 = b.getFloatTy();
+  Value *i0[2];
+  for (unsigned k = 0; k < 2; ++k) {
+    Value *x = fc.read(c->elems[k], ptx::Type::F32);
+    Value *mode = descField(fc, p, DAddress + k, 1);
+    Value *fl = b.CreateUnaryIntrinsic(Intrinsic::floor, x);
+    Value *fr = b.CreateFSub(x, fl);
+    // mirror: odd periods run backwards
+    Value *odd = b.CreateICmpNE(b.CreateAnd(b.CreateFPToSI(fl, b.getInt64Ty()), 1), b.getInt64(0));
+    Value *mir = b.CreateSelect(odd, b.CreateFSub(ConstantFP::get(f32, 1.0), fr), fr);
+    Value *xn = b.CreateSelect(b.CreateICmpEQ(mode, b.getInt32(0)), fr,
+                               b.CreateSelect(b.CreateICmpEQ(mode, b.getInt32(2)), mir, x));
+    Value *ext = b.CreateUIToFP(descField(fc, p, k ? DHeight : DWidth, 4), f32);
+    Value *xt = b.CreateSelect(normalized, b.CreateFMul(xn, ext), x);
+    Value *xb = b.CreateFSub(xt, ConstantFP::get(f32, 0.5));
+    i0[k] = b.CreateFPToSI(b.CreateUnaryIntrinsic(Intrinsic::floor, xb), fc.i32());
+  }
+  Value *i1 = b.CreateAdd(i0[0], b.getInt32(1)), *j1 = b.CreateAdd(i0[1], b.getInt32(1));
+  Value *texels[4][2] = {{i0[0], j1}, {i1, j1}, {i1, i0[1]}, {i0[0], i0[1]}};
+  for (unsigned t = 0; t < 4; ++t) {
+    if (ops[0].elems[t].kind == ptx::Operand::Kind::Sink) continue;
+    Value *r = fc.call("__ptx_tex", fc.i32(),
+                       {hv, b.getInt32(2), texels[t][0], texels[t][1], b.getInt32(0), b.getInt32(0),
+                        b.getInt32(dt == ptx::Type::F32), b.getInt32(comp)});
+    fc.write(ops[0].elems[t], fc.coerce(r, fc.llvmType(dt)), dt);
+  }
+  return true;
+}
+
 bool translateTexture(FnCtx &fc, const ptx::Instruction &in) {
   switch (in.op) {
   case Opcode::Tex: return tex(fc, in);
+  case Opcode::Tld4: return tld4(fc, in);
+  case Opcode::Txq: case Opcode::Suq: return query(fc, in);
   case Opcode::Suld: case Opcode::Sust: return surf(fc, in);
   default: return fc.unsupported(in);
   }
