@@ -381,12 +381,13 @@ static Value *divApproxOrFull(FnCtx &fc, Value *x, Value *y, bool full) {
     rcp = b.CreateFDiv(one, ys);
     rcp = b.CreateSelect(big, b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(ft, 0.0), y), rcp);
   }
-  if (!full) // s is 1 or 2^24: x * rcp cannot underflow when s != 1, so scaling afterwards is exact
-    return b.CreateFMul(b.CreateFMul(x, rcp), s);
-  // div.full: s = 1/4 can make the result subnormal; multiply exactly in f64 and round once.
-  Type *dt = b.getDoubleTy();
-  Value *p = b.CreateFMul(b.CreateFMul(b.CreateFPExt(x, dt), b.CreateFPExt(rcp, dt)), b.CreateFPExt(s, dt));
-  return b.CreateFPTrunc(p, ft);
+  // One rounding of x * s * rcp, in f32: with s = 2^24, x * rcp >= 2^-47 cannot
+  // underflow, so scaling it afterwards is exact; with s = 1/4 (div.full), x / 4
+  // is scaled first -- exact unless |x| < 2^-124, and then the result is below
+  // 2^-250 and rounds to the same signed zero either way.
+  Value *xs = full ? b.CreateFMul(x, b.CreateSelect(big, ConstantFP::get(ft, 0x1p-2), one)) : x;
+  Value *post = b.CreateSelect(sub, ConstantFP::get(ft, 0x1p24), one);
+  return b.CreateFMul(b.CreateFMul(xs, rcp), post);
 }
 
 // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 work on the upper 32 bits of the
