@@ -896,6 +896,12 @@ Error FnTranslator::translate(Instruction &I) {
       Inst &X = emit(ops::store(*C, vkBytes((*Lv)[i].kind)));
       X.a = *P; X.b = *V; X.imm = int64_t((*Lv)[i].offset);
     }
+    // A seq_cst store must not pass a later seq_cst load of another location
+    // (host stores may: x86-TSO reorders store -> load); release/monotonic
+    // stores need nothing more than program order.
+    if (S.isAtomic() && S.getOrdering() == AtomicOrdering::SequentiallyConsistent && *C != AS::LDS &&
+        *C != AS::Private)
+      emit(ops::fence());
     return Error::success();
   }
   case Instruction::AtomicRMW: {
