@@ -382,6 +382,38 @@ cudaError_t cudaMemcpyFromArrayAsync(void *Dst, cudaArray_const_t Src, size_t WO
   return cudaMemcpyFromArray(Dst, Src, WOff, HOff, Count, K);
 }
 
+// Array to array: W bytes x H rows (2D form) or Count contiguous bytes.
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t Dst, size_t WOffDst, size_t HOffDst, cudaArray_const_t Src,
+                                     size_t WOffSrc, size_t HOffSrc, size_t W, size_t H, cudaMemcpyKind K) {
+  uint64_t DA, SA, DP, SP;
+  {
+    std::lock_guard<std::mutex> L(R().mu);
+    const cudaArray *D = findArray(Dst), *S = findArray(Src);
+    if (!D || !S) return badArray("cudaMemcpy2DArrayToArray");
+    if (cudaError_t E = arrayRegion(*D, WOffDst, HOffDst, W, H, DA, "cudaMemcpy2DArrayToArray")) return E;
+    if (cudaError_t E = arrayRegion(*S, WOffSrc, HOffSrc, W, H, SA, "cudaMemcpy2DArrayToArray")) return E;
+    DP = D->pitch;
+    SP = S->pitch;
+  }
+  return cudaMemcpy2D(reinterpret_cast<void *>(DA), DP, reinterpret_cast<const void *>(SA), SP, W, H, K);
+}
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t Dst, size_t WOffDst, size_t HOffDst, cudaArray_const_t Src,
+                                   size_t WOffSrc, size_t HOffSrc, size_t Count, cudaMemcpyKind K) {
+  uint64_t DA, SA;
+  {
+    std::lock_guard<std::mutex> L(R().mu);
+    const cudaArray *D = findArray(Dst), *S = findArray(Src);
+    if (!D || !S) return badArray("cudaMemcpyArrayToArray");
+    uint64_t DOff = HOffDst * D->pitch + WOffDst, SOff = HOffSrc * S->pitch + WOffSrc;
+    if (WOffDst >= D->pitch || WOffSrc >= S->pitch || DOff + Count > D->pitch * arrayRows(*D) ||
+        SOff + Count > S->pitch * arrayRows(*S))
+      return fail(cudaErrorInvalidValue, "cudaMemcpyArrayToArray: " + std::to_string(Count) + " bytes exceed an array");
+    DA = D->base + DOff;
+    SA = S->base + SOff;
+  }
+  return cudaMemcpy(reinterpret_cast<void *>(DA), reinterpret_cast<const void *>(SA), Count, K);
+}
+
 // cudaMemcpy3D between arrays and pitched memory: with an array on either
 // side, extent.width and the positions' x are in elements, otherwise bytes.
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *P) {

@@ -9,7 +9,7 @@
 //  * uchar element-type read with integer results, clamp;
 //  * tex1Dfetch on linear int2 memory, indices outside the resource read 0;
 //  * int surface: surf2Dread clamp / zero modes, surf2Dwrite zero mode drops
-//    out-of-range stores; cudaMemcpyToArray / FromArray (deprecated forms);
+//    out-of-range stores; cudaMemcpyToArray / FromArray (deprecated forms), array to array;
 //  * queries (cudaGetChannelDesc, cudaArrayGetInfo, cudaGetTextureObject*Desc);
 //  * refusals: sRGB, layered arrays, resource views (cudaErrorNotSupported with
 //    the shim's note), linear filtering of integer reads
@@ -378,6 +378,20 @@ int main() {
     CHECK(cudaMemcpy2DFromArray(back.data() + (H - 1) * W, W * 4, arr, 0, H - 1, W * 4, 1, cudaMemcpyDeviceToHost));
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x) EXPECT(back[y * W + x] == 1000 * (y + 1) + (x + 2), "surf write (%d,%d) = %d", x, y, back[y * W + x]);
+    // Array to array: rows 2..4 (2D form), then 40 bytes from mid-row (linear form).
+    cudaArray_t arr2;
+    CHECK(cudaMallocArray(&arr2, &fd, W, H));
+    CHECK(cudaMemset(dc, 0, sw * sh * sizeof(int)));
+    CHECK(cudaMemcpy2DToArray(arr2, 0, 0, dc, W * 4, W * 4, H, cudaMemcpyDeviceToDevice));
+    CHECK(cudaMemcpy2DArrayToArray(arr2, 0, 2, arr, 0, 2, W * 4, 3));
+    CHECK(cudaMemcpyArrayToArray(arr2, 8, 7, arr, 8, 7, 40));
+    std::vector<int> back2(W * H);
+    CHECK(cudaMemcpy2DFromArray(back2.data(), W * 4, arr2, 0, 0, W * 4, H, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < W * H; ++i) {
+      bool copied = (i >= 2 * W && i < 5 * W) || (i >= 7 * W + 2 && i < 7 * W + 12);
+      EXPECT(back2[i] == (copied ? back[i] : 0), "array to array [%d]", i);
+    }
+    CHECK(cudaFreeArray(arr2));
     // Past the end of the array: an error, not a write into the neighbour.
     EXPECT(cudaMemcpyToArray(arr, 4, H - 1, a.data(), W * 4, cudaMemcpyHostToDevice) == cudaErrorInvalidValue, "cudaMemcpyToArray bounds");
     cudaGetLastError();
