@@ -195,7 +195,8 @@ template <unsigned S> inline void wholeRead(const uint8_t *p, uint8_t *out) {
     if constexpr (S == 16) {
 #if defined(__x86_64__) && defined(__AVX__)
       // aligned 16-byte VMOVDQA is single-copy atomic on AVX processors
-      // (Intel SDM vol. 3A 10.1.1, AMD APM vol. 2 7.3.2)
+      // (Intel SDM vol. 3A "Guaranteed Atomic Operations"; AMD APM vol. 2
+      // "Access Atomicity")
       __m128i v;
       __asm__ volatile("vmovdqa %1, %0" : "=x"(v) : "m"(*reinterpret_cast<const __m128i *>(p)));
       _mm_storeu_si128(reinterpret_cast<__m128i *>(out), v);
