@@ -672,6 +672,32 @@ cudaError_t cudaMemset(void *P, int V, size_t N) {
   return fromLlvm(St, device(St)->memset(reinterpret_cast<uint64_t>(P), V, N), "cudaMemset");
 }
 cudaError_t cudaMemsetAsync(void *P, int V, size_t N, cudaStream_t) { return cudaMemset(P, V, N); }
+// Pitched allocations: rows padded to the reported texture alignment (512 bytes).
+cudaError_t cudaMallocPitch(void **P, size_t *Pitch, size_t W, size_t H) {
+  if (!P || !Pitch) return cudaErrorInvalidValue;
+  size_t Rounded = (std::max<size_t>(W, 1) + 511) / 512 * 512;
+  if (cudaError_t E = cudaMalloc(P, Rounded * std::max<size_t>(H, 1))) return E;
+  *Pitch = Rounded;
+  return cudaSuccess;
+}
+cudaError_t cudaMalloc3D(cudaPitchedPtr *P, cudaExtent Ext) {
+  if (!P) return cudaErrorInvalidValue;
+  size_t Pitch = 0;
+  void *Ptr = nullptr;
+  if (cudaError_t E = cudaMallocPitch(&Ptr, &Pitch, Ext.width, std::max<size_t>(Ext.height, 1) * std::max<size_t>(Ext.depth, 1)))
+    return E;
+  *P = cudaPitchedPtr{Ptr, Pitch, Ext.width, Ext.height};
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2D(void *P, size_t Pitch, int V, size_t W, size_t H) {
+  if (H > 1 && Pitch < W) return cudaErrorInvalidPitchValue;
+  for (size_t R = 0; R < H; ++R)
+    if (cudaError_t E = cudaMemset(static_cast<char *>(P) + R * Pitch, V, W)) return E;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2DAsync(void *P, size_t Pitch, int V, size_t W, size_t H, cudaStream_t) {
+  return cudaMemset2D(P, Pitch, V, W, H);
+}
 cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
   *Total = emu::DeviceOptions{}.arenaBytes;
   *Free = *Total / 2;

@@ -3,7 +3,7 @@
 // rules, computed on the host (point sampling only, so every result is exact):
 //  * 1D float array (height 0), unnormalized coords, border mode + border colour;
 //  * 2D ushort2 array, cudaReadModeNormalizedFloat, normalized coords, mirror;
-//  * pitch2D short4 resource, signed normalized read (-32768 -> -1), wrap;
+//  * pitch2D short4 resource (cudaMallocPitch), signed normalized read (-32768 -> -1), wrap;
 //  * 2D half array, point sampling at texel centres;
 //  * 3D float array via cudaMalloc3DArray + cudaMemcpy3D (both directions), clamp;
 //  * uchar element-type read with integer results, clamp;
@@ -169,12 +169,14 @@ int main() {
   }
   // ---- pitch2D short4, signed normalized, wrap -------------------------------
   {
-    const size_t pitch = 256;  // >= W * 8, multiple of the texture pitch alignment
+    size_t pitch = 0;
     std::vector<short4> a(W * H);
     for (auto& v : a) v = make_short4(rand() % 65536 - 32768, rand() % 65536 - 32768, rand() % 65536 - 32768, rand() % 65536 - 32768);
     a[3] = make_short4(-32768, -32767, 32767, 0);
     char* dm;
-    CHECK(cudaMalloc(&dm, pitch * H));
+    CHECK(cudaMallocPitch((void**)&dm, &pitch, W * sizeof(short4), H));
+    EXPECT(pitch >= W * sizeof(short4) && pitch % 32 == 0, "cudaMallocPitch pitch %zu", pitch);
+    CHECK(cudaMemset2D(dm, pitch, 0x7f, pitch, H));  // padding bytes must never be sampled
     CHECK(cudaMemcpy2D(dm, pitch, a.data(), W * sizeof(short4), W * sizeof(short4), H, cudaMemcpyHostToDevice));
     cudaResourceDesc rd{};
     rd.resType = cudaResourceTypePitch2D;
