@@ -14,7 +14,9 @@
 //===----------------------------------------------------------------------===//
 #include "LaneOps.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/FloatingPointMode.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/CFG.h"
@@ -613,6 +615,24 @@ Error FnTranslator::assignSlots() {
 Error FnTranslator::run() {
   FC.F = &F;
   FC.name = F.getName().str();
+  // Flushing denormal modes (the MODE register's FP_DENORM fields the
+  // backend sets from these attributes) are not modelled: the emulator's
+  // arithmetic keeps denormals, so such a function is refused rather than
+  // run with IEEE results. "ieee" and "dynamic" (the default mode) are fine.
+  for (auto [Sem, Attr] : {std::pair{&APFloat::IEEEsingle(), "denormal-fp-math-f32"},
+                           std::pair{&APFloat::IEEEdouble(), "denormal-fp-math"}}) {
+    DenormalMode DM = F.getDenormalMode(*Sem);
+    auto Flush = [](DenormalMode::DenormalModeKind K) {
+      return K == DenormalMode::PreserveSign || K == DenormalMode::PositiveZero;
+    };
+    if (Flush(DM.Input) || Flush(DM.Output)) {
+      std::string V;
+      raw_string_ostream OS(V);
+      DM.print(OS);
+      return err(&F, Twine("denormal flushing (\"") + Attr + "\"=\"" + OS.str() +
+                         "\") is not modelled: the emulator computes with IEEE denormals");
+    }
+  }
   PDT = std::make_unique<PostDominatorTree>(F);
   if (Error E = assignSlots()) return E;
   Cur = nullptr;
