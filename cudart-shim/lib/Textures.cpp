@@ -133,10 +133,13 @@ cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc, size
   if (Flags & (cudaArrayLayered | cudaArrayCubemap))
     return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: layered / cubemap arrays "
                                                            "(the translator has no array or cube texture instructions)");
-  if (Flags & (cudaArrayTextureGather | cudaArraySparse | cudaArrayDeferredMapping | cudaArrayColorAttachment))
+  // cudaArrayTextureGather changes nothing here (tld4 reads the same packed layout).
+  if (Flags & (cudaArraySparse | cudaArrayDeferredMapping | cudaArrayColorAttachment))
     return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: array flags 0x" +
                                            [&] { char B[16]; snprintf(B, sizeof B, "%x", Flags); return std::string(B); }() +
-                                           " (texture gather, sparse, deferred mapping, colour attachment)");
+                                           " (sparse, deferred mapping, colour attachment)");
+  if (Flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather))
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown array flags");
   if (D != 0 && H == 0) return fail(cudaErrorInvalidValue, std::string(Call) + ": a 3D array needs a height");
   Format F;
   if (cudaError_t E = formatOf(*Desc, F, Call)) return E;

@@ -10,6 +10,7 @@
 //  * tex1Dfetch on linear int2 memory, indices outside the resource read 0;
 //  * int surface: surf2Dread clamp / zero modes, surf2Dwrite zero mode drops
 //    out-of-range stores; cudaMemcpyToArray / FromArray (deprecated forms), array to array;
+//  * tex2Dgather (tld4) of a float and a uchar4 (component z) array, clamp;
 //  * queries (cudaGetChannelDesc, cudaArrayGetInfo, cudaGetTextureObject*Desc);
 //  * refusals: sRGB, layered arrays, resource views (cudaErrorNotSupported with
 //    the shim's note), linear filtering of integer reads
@@ -74,6 +75,14 @@ __global__ void ksurf(cudaSurfaceObject_t s, int* clampOut, int* zeroOut) {
 __global__ void ksurfwrite(cudaSurfaceObject_t s) {
   int x = threadIdx.x, y = blockIdx.x;
   surf2Dwrite<int>(1000 * y + x, s, (x - 2) * 4, y - 1, cudaBoundaryModeZero);
+}
+
+// tex2Dgather (PTX tld4): the 2x2 bilinear footprint around (x - 0.5, y - 0.5),
+// texels (i0,j1), (i1,j1), (i1,j0), (i0,j0) (counter-clockwise from the lower left).
+__global__ void kgather(cudaTextureObject_t t, cudaTextureObject_t t4, float4* out, uchar4* out4) {
+  int x = threadIdx.x, y = blockIdx.x;
+  out[y * W + x] = tex2Dgather<float4>(t, x + 0.9f, y + 0.2f, 0);
+  out4[y * W + x] = tex2Dgather<uchar4>(t4, x + 0.9f, y + 0.2f, 2);
 }
 
 static cudaTextureObject_t arrayTex(cudaArray_t a, cudaTextureAddressMode m, bool norm, cudaTextureReadMode rm,
@@ -401,6 +410,47 @@ int main() {
     CHECK(cudaFreeArray(arr));
     cudaFree(dc);
     cudaFree(dz);
+  }
+  // ---- tex2Dgather on cudaArrayTextureGather arrays, clamp -------------------------------
+  {
+    std::vector<float> a(W * H);
+    std::vector<uchar4> a4(W * H);
+    for (int i = 0; i < W * H; ++i) {
+      a[i] = (float)(rand() % 1000) - 500.0f;
+      a4[i] = make_uchar4(rand() % 256, rand() % 256, rand() % 256, rand() % 256);
+    }
+    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>(), fd4 = cudaCreateChannelDesc<uchar4>();
+    cudaArray_t arr, arr4;
+    CHECK(cudaMallocArray(&arr, &fd, W, H, cudaArrayTextureGather));
+    CHECK(cudaMallocArray(&arr4, &fd4, W, H, cudaArrayTextureGather));
+    CHECK(cudaMemcpy2DToArray(arr, 0, 0, a.data(), W * 4, W * 4, H, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy2DToArray(arr4, 0, 0, a4.data(), W * 4, W * 4, H, cudaMemcpyHostToDevice));
+    cudaTextureObject_t t = arrayTex(arr, cudaAddressModeClamp, false, cudaReadModeElementType);
+    cudaTextureObject_t t4 = arrayTex(arr4, cudaAddressModeClamp, false, cudaReadModeElementType);
+    float4* d;
+    uchar4* d4;
+    CHECK(cudaMalloc(&d, W * H * sizeof(float4)));
+    CHECK(cudaMalloc(&d4, W * H * sizeof(uchar4)));
+    kgather<<<H, W>>>(t, t4, d, d4);
+    auto o = fromDevice(d, W * H);
+    auto o4 = fromDevice(d4, W * H);
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x) {
+        int i0 = x, j0 = y - 1;  // floor(x + 0.9 - 0.5), floor(y + 0.2 - 0.5)
+        auto at = [&](int i, int j) { return clampi(j, H) * W + clampi(i, W); };
+        int idx[4] = {at(i0, j0 + 1), at(i0 + 1, j0 + 1), at(i0 + 1, j0), at(i0, j0)};
+        float4 g = o[y * W + x];
+        uchar4 g4 = o4[y * W + x];
+        EXPECT(g.x == a[idx[0]] && g.y == a[idx[1]] && g.z == a[idx[2]] && g.w == a[idx[3]], "gather (%d,%d)", x, y);
+        EXPECT(g4.x == a4[idx[0]].z && g4.y == a4[idx[1]].z && g4.z == a4[idx[2]].z && g4.w == a4[idx[3]].z,
+               "gather uchar4.z (%d,%d)", x, y);
+      }
+    CHECK(cudaDestroyTextureObject(t));
+    CHECK(cudaDestroyTextureObject(t4));
+    CHECK(cudaFreeArray(arr));
+    CHECK(cudaFreeArray(arr4));
+    cudaFree(d);
+    cudaFree(d4);
   }
   // ---- layered arrays are refused -----------------------------------------------------
   {
