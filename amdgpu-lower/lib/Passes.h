@@ -29,6 +29,9 @@ llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo 
 
 void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
                           std::vector<Diagnostic> &diags);
+// Drops the translator's `!ptx.loc` source positions (used only by the
+// diagnostics above) so the optimizer and codegen do not carry them.
+void dropSourcePositions(llvm::Module &m);
 
 // Pad wrappers replace kernels: the map is updated to the new functions.
 llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInfo &t,

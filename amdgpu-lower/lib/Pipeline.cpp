@@ -37,6 +37,7 @@ llvm::Error lowerModuleNoOpt(llvm::Module &m, const LowerOptions &opts,
   auto policies = resolveWarpPolicies(m, *t, opts);
   if (!policies) return policies.takeError();
   if (opts.warnWarpSize) checkWarpSizeHazards(m, *policies, diags);
+  dropSourcePositions(m);
   if (auto e = applyKernelABI(m, *policies, *t, opts, diags)) return e;
   if (auto e = linkDeviceLibrary(m, *policies, *t)) return e;
 

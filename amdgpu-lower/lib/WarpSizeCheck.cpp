@@ -15,6 +15,9 @@
 // Also flagged: bar.arrive (__ptx_bar_arrive) — producer/consumer named
 // barriers, where a producer and a consumer warp sharing a wave64 in
 // different branches depend on the order the wave runs those branches.
+// Warnings point at file:line:col of the spin load (or bar.arrive): from a
+// DILocation when the input has debug info, else from the `!ptx.loc`
+// metadata ptx-to-llvm attaches to every instruction.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
@@ -67,16 +70,33 @@ bool isSpinLoop(const llvm::Loop &l) {
   return false;
 }
 
+// Source position of `i`: its DILocation, else the translator's
+// `!ptx.loc !{i32 line, i32 col}` (a position in the module's source file).
+bool locateInstr(const llvm::Instruction &i, Diagnostic &d) {
+  if (const llvm::DebugLoc &dl = i.getDebugLoc()) {
+    d.line = dl.getLine();
+    d.col = dl.getCol();
+    if (auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope()))
+      d.file = scope->getFilename().str();
+    return true;
+  }
+  auto *md = i.getMetadata("ptx.loc");
+  if (!md || md->getNumOperands() != 2) return false;
+  auto *line = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0));
+  auto *col = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(1));
+  if (!line || !col) return false;
+  d.line = unsigned(line->getZExtValue());
+  d.col = unsigned(col->getZExtValue());
+  return true;
+}
+
+// The loop's spin load, else its nanosleep call, else its first located
+// instruction.
 void locate(const llvm::Loop &l, Diagnostic &d) {
-  for (llvm::BasicBlock *bb : l.blocks())
-    for (llvm::Instruction &i : *bb)
-      if (const llvm::DebugLoc &dl = i.getDebugLoc()) {
-        d.line = dl.getLine();
-        d.col = dl.getCol();
-        if (auto *scope = llvm::dyn_cast_or_null<llvm::DIScope>(dl.getScope()))
-          d.file = scope->getFilename().str();
-        return;
-      }
+  for (int pass = 0; pass < 3; ++pass)
+    for (llvm::BasicBlock *bb : l.blocks())
+      for (llvm::Instruction &i : *bb)
+        if ((pass == 2 || (pass == 0 ? isSpinLoad(i) : callsNanosleep(i))) && locateInstr(i, d)) return;
 }
 
 } // namespace
@@ -96,10 +116,7 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
           d.file = m.getSourceFileName();
           for (llvm::User *u : f->users())
             if (auto *cb = llvm::dyn_cast<llvm::CallBase>(u))
-              if (const llvm::DebugLoc &dl = cb->getDebugLoc()) {
-                d.line = dl.getLine(), d.col = dl.getCol();
-                break;
-              }
+              if (locateInstr(*cb, d)) break;
           d.message = "kernel '" + kernel->getName().str() +
                       "' uses bar.arrive (producer/consumer barrier); under --warp-policy=pack a "
                       "producer and a consumer warp sharing one wave64 can deadlock; consider "
@@ -127,6 +144,13 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
         }
     }
   }
+}
+
+void dropSourcePositions(llvm::Module &m) {
+  unsigned kind = m.getContext().getMDKindID("ptx.loc");
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb) i.setMetadata(kind, nullptr);
 }
 
 } // namespace amdgpulower

@@ -328,7 +328,25 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
     if (fc.b.GetInsertBlock()->getTerminator())
       fc.b.SetInsertPoint(BasicBlock::Create(mc.ctx, "dead", f));
   };
+  // Every non-branch IR instruction made for a PTX instruction carries its source
+  // position as `!ptx.loc !{i32 line, i32 col}` (a lightweight stand-in for
+  // DILocations: no debug info in the code object, no codegen changes);
+  // amdgpu-lower's diagnostics (-Wwarp-size) point at the PTX line with it.
+  // (IRBuilder copies metadata kinds from a source instruction: a detached
+  // carrier holds the current position.)
+  unsigned locKind = mc.ctx.getMDKindID("ptx.loc");
+  std::unique_ptr<Instruction, void (*)(Instruction *)> carrier(new UnreachableInst(mc.ctx),
+                                                                [](Instruction *i) { i->deleteValue(); });
   for (const auto &st : pf.body) {
+    if (st.kind == ptx::Statement::Kind::Instr) {
+      const ptx::SourceLoc &loc = pf.instrs[st.index].loc;
+      MDNode *md = nullptr;
+      if (loc.line)
+        md = MDNode::get(mc.ctx, {ConstantAsMetadata::get(fc.b.getInt32(loc.line)),
+                                  ConstantAsMetadata::get(fc.b.getInt32(loc.col))});
+      carrier->setMetadata(locKind, md);
+      fc.b.CollectMetadataToCopy(carrier.get(), {locKind});
+    }
     switch (st.kind) {
     case ptx::Statement::Kind::Label: {
       BasicBlock *bb = fc.labels[pf.labels[st.index].name];
@@ -363,6 +381,11 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
     default: break; // RegDecl (registers are resolved), Pragma, Loc, TargetList
     }
   }
+  carrier->setMetadata(locKind, nullptr);
+  fc.b.CollectMetadataToCopy(carrier.get(), {locKind});
+  // Branches carry no position (nothing reports on them; keeps `br` lines plain).
+  for (BasicBlock &bb : *f)
+    if (Instruction *t = bb.getTerminator()) t->setMetadata(locKind, nullptr);
   // Falling off the end of a body returns.
   if (!fc.b.GetInsertBlock()->getTerminator()) {
     if (f->getReturnType()->isVoidTy()) fc.b.CreateRetVoid();
