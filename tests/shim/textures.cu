@@ -15,8 +15,10 @@
 //  * refusals: sRGB, layered arrays, resource views (cudaErrorNotSupported with
 //    the shim's note), linear filtering of integer reads
 //    (cudaErrorInvalidFilterSetting), normalized reads of 32-bit integers
-//    (cudaErrorInvalidNormSetting), a surface on an array without
-//    cudaArraySurfaceLoadStore (cudaErrorInvalidValue).
+//    (cudaErrorInvalidNormSetting); a surface on an array without
+//    cudaArraySurfaceLoadStore is accepted, as CUDA 13 does on the H200.
+// On the H200 every check passes except the three refusals (sRGB, resource
+// view, layered), which real CUDA supports: those are the shim's limits.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -139,7 +141,10 @@ int main() {
     EXPECT(e.width == N1 && e.height == 0 && e.depth == 0 && fl == 0, "cudaArrayGetInfo %zu %zu %zu %u", e.width, e.height, e.depth, fl);
     cudaTextureDesc tq;
     CHECK(cudaGetTextureObjectTextureDesc(&tq, t));
-    EXPECT(tq.addressMode[0] == cudaAddressModeBorder && tq.borderColor[0] == 7.5f, "cudaGetTextureObjectTextureDesc");
+    // The H200's CUDA 13 returns address/filter/read modes but not the border colour (garbage
+    // there), so only what real CUDA round-trips is checked.
+    EXPECT(tq.addressMode[0] == cudaAddressModeBorder && tq.filterMode == cudaFilterModePoint &&
+           tq.readMode == cudaReadModeElementType && tq.normalizedCoords == 0, "cudaGetTextureObjectTextureDesc");
     cudaResourceDesc rq;
     CHECK(cudaGetTextureObjectResourceDesc(&rq, t));
     EXPECT(rq.resType == cudaResourceTypeArray && rq.res.array.array == arr, "cudaGetTextureObjectResourceDesc");
@@ -301,7 +306,8 @@ int main() {
     cudaTextureDesc td{};
     td.filterMode = cudaFilterModeLinear;
     cudaTextureObject_t bt = 1;
-    EXPECT(cudaCreateTextureObject(&bt, &rd, &td, nullptr) == cudaErrorInvalidFilterSetting && bt == 0, "linear filter on integer reads");
+    EXPECT(cudaCreateTextureObject(&bt, &rd, &td, nullptr) == cudaErrorInvalidFilterSetting, "linear filter on integer reads");
+    cudaGetLastError();
     td.filterMode = cudaFilterModePoint;
     td.sRGB = 1;
     EXPECT(cudaCreateTextureObject(&bt, &rd, &td, nullptr) == cudaErrorNotSupported, "sRGB refused");
@@ -312,7 +318,9 @@ int main() {
     view.height = H;
     EXPECT(cudaCreateTextureObject(&bt, &rd, &td, &view) == cudaErrorNotSupported, "resource view refused");
     cudaSurfaceObject_t bs = 1;
-    EXPECT(cudaCreateSurfaceObject(&bs, &rd) == cudaErrorInvalidValue && bs == 0, "surface without cudaArraySurfaceLoadStore");
+    // Real CUDA (H200, CUDA 13) accepts a surface on an array without cudaArraySurfaceLoadStore.
+    EXPECT(cudaCreateSurfaceObject(&bs, &rd) == cudaSuccess && bs != 0, "surface without cudaArraySurfaceLoadStore");
+    if (bs) CHECK(cudaDestroySurfaceObject(bs));
     cudaGetLastError();
     CHECK(cudaDestroyTextureObject(t));
     CHECK(cudaFreeArray(arr));
