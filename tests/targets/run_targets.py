@@ -222,9 +222,48 @@ def translate_and_check(args, ptx, archs, policy, extra, entries, pack_kernels, 
     print(f"  ok: {len(archs)} targets x {len(entries)} kernels ({tag})")
 
 
+def selftest(args, ptx):
+    """The checker must reject wrong code objects: translate the program for one wave64 and one
+    wave32 target, then require that correct expectations pass and each mutated one fails."""
+    with open(ptx, encoding="utf-8", errors="replace") as f:
+        entries = ptx_entries(f.read())
+    out = os.path.join(args.workdir, f"{args.name}.selftest.bundle")
+    p = run([args.ptx2amd, "-O", args.opt, "-j", "1", "--offload-arch=gfx90a", "--offload-arch=gfx1100", ptx,
+             "-o", out], args.timeout)
+    if p.returncode != 0:
+        fail(f"selftest translation failed:\n{tail(p.stderr)}")
+    with open(out, "rb") as f:
+        bundle = read_bundle(f.read())
+    w64, w32 = bundle["hipv4-amdgcn-amd-amdhsa--gfx90a"], bundle["hipv4-amdgcn-amd-amdhsa--gfx1100"]
+    tmp = os.path.join(args.workdir, f"{args.name}.selftest.hsaco")
+    some = sorted(entries)[0]
+    bounded = dict(entries)
+    bounded[some] = {"maxntid": 96, "reqntid": None}
+    cases = [
+        ("correct wave64", "gfx90a", "pack", w64, entries, True),
+        ("correct wave32", "gfx1100", "native", w32, entries, True),
+        ("an extra PTX entry", "gfx90a", "pack", w64, dict(entries, bogus_kernel={"maxntid": None, "reqntid": None}), False),
+        ("a missing PTX entry", "gfx90a", "pack", w64, {k: v for k, v in entries.items() if k != some}, False),
+        ("pack object checked as pad", "gfx90a", "pad", w64, entries, False),
+        ("wave64 object checked as gfx1100", "gfx1100", "native", w64, entries, False),
+        ("wave32 object checked as gfx90a", "gfx90a", "pack", w32, entries, False),
+        ("a .maxntid the object does not have", "gfx90a", "pack", w64, bounded, False),
+    ]
+    for what, arch, pol, blob, ents, good in cases:
+        problems = check_code_object(arch, pol, blob, tmp, ents, args.readelf, set(), args.timeout)
+        if bool(problems) == good:
+            fail(f"selftest '{what}': expected {'no problems' if good else 'problems'}, got {problems}")
+        print(f"  ok: {what}: {problems[0] if problems else 'accepted'}")
+    os.remove(out)
+    os.remove(tmp)
+    print(f"PASS selftest {args.name}: {len(cases)} cases")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gen-ptx", action="store_true")
+    ap.add_argument("--selftest", action="store_true", help="check that the checker rejects wrong objects")
     ap.add_argument("--nvcc")
     ap.add_argument("--src", help="CUDA program (with --gen-ptx)")
     ap.add_argument("--sm", default="sm_90")
@@ -254,6 +293,8 @@ def main():
 
     if not os.path.exists(ptx):
         fail(f"{ptx} missing (the fixture test that runs nvcc failed or did not run)")
+    if args.selftest:
+        return selftest(args, ptx)
     with open(ptx, encoding="utf-8", errors="replace") as f:
         entries = ptx_entries(f.read())
     if not entries:
