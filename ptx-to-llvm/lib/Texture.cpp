@@ -11,7 +11,7 @@
 // txq / suq read the descriptor fields directly (query()); tld4.2d gathers
 // the bilinear footprint with four point fetches (tld4()). Texture
 // references (.texref symbols), array/cube geometries, tld4 on a2d/cube or
-// with offsets / depth compare / residency predicate, explicit LOD/gradient,
+// with depth compare / residency predicate (the parser rejects `{..}|p`), explicit LOD/gradient,
 // sured, suq.memory_layout, independent-mode samplers and formatted suld.p
 // are explicit errors.
 //
@@ -276,7 +276,7 @@ static bool query(FnCtx &fc, const ptx::Instruction &in) {
 // value, then scaled by the extent). Each texel goes through the descriptor's
 // address mode (devlib __ptx_tex with integer coordinates = point fetch
 // of that texel: clamp, border colour, wrap), so it is the texel linear
-// filtering would weight.
+// filtering would weight. An offset operand {dx, dy} shifts i0, j0.
 static bool tld4(FnCtx &fc, const ptx::Instruction &in) {
   auto &b = fc.b;
   const auto &ops = in.operands;
@@ -286,8 +286,10 @@ static bool tld4(FnCtx &fc, const ptx::Instruction &in) {
   ptx::Type dt = in.type(0), ct = in.type(1);
   if (!(dt == ptx::Type::F32 || dt == ptx::Type::S32 || dt == ptx::Type::U32) || ct != ptx::Type::F32)
     return fc.unsupported(in, "result type f32/s32/u32 and coordinate type f32");
-  if (ops.size() != 2 || ops[0].kind != ptx::Operand::Kind::Vec || ops[0].elems.size() != 4)
-    return fc.unsupported(in, "a .v4 destination and [handle, {x, y}] (no predicate, offset, depth compare or sampler)");
+  bool offset = ops.size() == 3 && ops[2].kind == ptx::Operand::Kind::Vec && ops[2].elems.size() == 2;
+  if ((ops.size() != 2 && !offset) || ops[0].kind != ptx::Operand::Kind::Vec || ops[0].elems.size() != 4)
+    return fc.unsupported(in, "a .v4 destination, [handle, {x, y}] and an optional {dx, dy} offset (no depth "
+                              "compare or explicit sampler)");
   const ptx::Operand *h = nullptr, *c = nullptr;
   if (!splitAddr(ops[1], h, c) || c->elems.size() < 2)
     return fc.unsupported(in, "a 64-bit texture object handle register and coordinates");
@@ -310,6 +312,8 @@ static bool tld4(FnCtx &fc, const ptx::Instruction &in) {
     Value *xt = b.CreateSelect(normalized, b.CreateFMul(xn, ext), x);
     Value *xb = b.CreateFSub(xt, ConstantFP::get(f32, 0.5));
     i0[k] = b.CreateFPToSI(b.CreateUnaryIntrinsic(Intrinsic::floor, xb), fc.i32());
+    // The .v2.s32 offset (-8..7) moves the footprint by whole texels.
+    if (offset) i0[k] = b.CreateAdd(i0[k], fc.read(ops[2].elems[k], ptx::Type::S32));
   }
   Value *i1 = b.CreateAdd(i0[0], b.getInt32(1)), *j1 = b.CreateAdd(i0[1], b.getInt32(1));
   Value *texels[4][2] = {{i0[0], j1}, {i1, j1}, {i1, i0[1]}, {i0[0], i0[1]}};

@@ -3,7 +3,8 @@
 // the runtime shim fills): a 4x4 two-channel float texture with texel (i, j) =
 // (i + 10j, 100 + i + 10j), rows 32 bytes apart. Thread 0 stores txq/suq
 // results in q[0..11]; thread t < 5 gathers (tex2Dgather = tld4) channels r
-// and g at point t into out[8t..8t+7].
+// and g at point t into out[8t..8t+7], and r with texel offset {+1, -1} into
+// out[40+4t..40+4t+3].
 // mode bit 0: linear filter, bit 1: border address mode (border colour
 // (-7, -9, 0, 0)), bit 2: normalized coordinates with wrap; else clamp.
 #include "ptx_texture.h"
@@ -56,5 +57,11 @@ extern "C" __global__ void gather(float *data, ptx_tex_desc *d, float *out, unsi
     float4 g = tex2Dgather<float4>(t, xs[i] * s, ys[i] * s, 1);
     out[i * 8 + 0] = r.x; out[i * 8 + 1] = r.y; out[i * 8 + 2] = r.z; out[i * 8 + 3] = r.w;
     out[i * 8 + 4] = g.x; out[i * 8 + 5] = g.y; out[i * 8 + 6] = g.z; out[i * 8 + 7] = g.w;
+    // tld4 with the texel offset operand {+1, -1} (no CUDA intrinsic: inline PTX).
+    float o0, o1, o2, o3;
+    asm volatile("tld4.r.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}], {%7, %8};"
+                 : "=f"(o0), "=f"(o1), "=f"(o2), "=f"(o3)
+                 : "l"(t), "f"(xs[i] * s), "f"(ys[i] * s), "r"(1), "r"(-1));
+    out[40 + i * 4 + 0] = o0; out[40 + i * 4 + 1] = o1; out[40 + i * 4 + 2] = o2; out[40 + i * 4 + 3] = o3;
   }
 }
