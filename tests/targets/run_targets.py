@@ -260,10 +260,33 @@ def selftest(args, ptx):
     return 0
 
 
+def launch_limit(args, ptx):
+    """A pad kernel without a PTX bound translates; the launcher must refuse blocks of more than 512
+    threads (scan launches scan_sums with 1024) with its specific error, and run 512 correctly."""
+    base = [args.run, ptx, "--arch", "gfx90a", "--warp-policy", "pad", "--kernel", args.kernel, "--grid", "1"]
+    p = run(base + ["--block", "1024", "--arg", "buf:i32:1024:iota", "--arg", "i32:1024"], args.timeout)
+    err = text(p.stderr) + text(p.stdout)
+    want = (f"launch of pad-policy kernel '{args.kernel}': block of 1024 threads exceeds 512")
+    if p.returncode == 0 or want not in err:
+        fail(f"pad launch with 1024 threads: expected a failure with '{want}', got exit {p.returncode}:\n{err[-2000:]}")
+    print(f"  ok: expected launcher error: {want}")
+    p = run(base + ["--block", "512", "--arg", "buf:i32:1024:iota", "--arg", "i32:1024", "--dump", "buf0"], args.timeout)
+    got = text(p.stdout).split()
+    # scan_sums: exclusive prefix sums of its input (iota): element k = k(k-1)/2.
+    want_vals = [str(k * (k - 1) // 2) for k in range(1024)]
+    if p.returncode != 0 or got[:1] != ["buf0:"] or got[1:] != want_vals:
+        fail(f"pad launch with 512 threads: exit {p.returncode}, output {' '.join(got[:12])} ...\n{tail(p.stderr)}")
+    print(f"PASS launch-limit {args.kernel}: 1024 threads refused under pad, 512 threads give the exclusive scan")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gen-ptx", action="store_true")
     ap.add_argument("--selftest", action="store_true", help="check that the checker rejects wrong objects")
+    ap.add_argument("--launch-limit", action="store_true", help="pad launch-size check with ptx2amd-run")
+    ap.add_argument("--run", help="ptx2amd-run (with --launch-limit)")
+    ap.add_argument("--kernel", help="kernel (with --launch-limit)")
     ap.add_argument("--nvcc")
     ap.add_argument("--src", help="CUDA program (with --gen-ptx)")
     ap.add_argument("--sm", default="sm_90")
@@ -295,6 +318,8 @@ def main():
         fail(f"{ptx} missing (the fixture test that runs nvcc failed or did not run)")
     if args.selftest:
         return selftest(args, ptx)
+    if args.launch_limit:
+        return launch_limit(args, ptx)
     with open(ptx, encoding="utf-8", errors="replace") as f:
         entries = ptx_entries(f.read())
     if not entries:
