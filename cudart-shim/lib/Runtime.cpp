@@ -168,9 +168,45 @@ bool splittable(const llvm::Module &M, const std::vector<std::string> &HostVisib
   return true;
 }
 
-// A copy of M holding only kernel K and what it references.
+// The global values kernel K of M references, transitively (through
+// instructions, constant expressions and variable initialisers).
+llvm::SmallPtrSet<const llvm::GlobalValue *, 32> referencedBy(const llvm::Module &M, const std::string &K) {
+  llvm::SmallPtrSet<const llvm::GlobalValue *, 32> Keep;
+  llvm::SmallPtrSet<const llvm::Constant *, 32> SeenConst;
+  llvm::SmallVector<const llvm::GlobalValue *, 64> Work;
+  auto VisitValue = [&](const llvm::Value *V, auto &Self) -> void {
+    if (auto *GV = llvm::dyn_cast<llvm::GlobalValue>(V)) {
+      if (Keep.insert(GV).second) Work.push_back(GV);
+      return;
+    }
+    auto *C = llvm::dyn_cast<llvm::Constant>(V);
+    if (!C || !SeenConst.insert(C).second) return;
+    for (const llvm::Use &U : C->operands()) Self(U.get(), Self);
+  };
+  if (const llvm::Function *F = M.getFunction(K)) VisitValue(F, VisitValue);
+  while (!Work.empty()) {
+    const llvm::GlobalValue *GV = Work.pop_back_val();
+    if (auto *F = llvm::dyn_cast<llvm::Function>(GV)) {
+      for (const llvm::BasicBlock &BB : *F)
+        for (const llvm::Instruction &I : BB)
+          for (const llvm::Use &U : I.operands()) VisitValue(U.get(), VisitValue);
+    } else if (auto *G = llvm::dyn_cast<llvm::GlobalVariable>(GV)) {
+      if (G->hasInitializer()) VisitValue(G->getInitializer(), VisitValue);
+    } else if (auto *A = llvm::dyn_cast<llvm::GlobalAlias>(GV)) {
+      VisitValue(A->getAliasee(), VisitValue);
+    }
+  }
+  return Keep;
+}
+
+// A copy of M holding only kernel K and what it references. Only those
+// definitions are cloned (cloning the whole module per kernel made the first
+// launch of every kernel of a large Thrust/CUB module cost a full copy).
 std::unique_ptr<llvm::Module> onlyKernel(const llvm::Module &M, const std::string &K) {
-  std::unique_ptr<llvm::Module> C = llvm::CloneModule(M);
+  llvm::SmallPtrSet<const llvm::GlobalValue *, 32> Keep = referencedBy(M, K);
+  llvm::ValueToValueMapTy VMap;
+  std::unique_ptr<llvm::Module> C =
+      llvm::CloneModule(M, VMap, [&](const llvm::GlobalValue *GV) { return Keep.contains(GV); });
   std::vector<llvm::Function *> Dead;
   for (llvm::Function &F : *C)
     if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL && F.getName() != K) Dead.push_back(&F);
@@ -190,7 +226,7 @@ std::unique_ptr<llvm::Module> onlyKernel(const llvm::Module &M, const std::strin
     }
     for (llvm::GlobalVariable &G : llvm::make_early_inc_range(C->globals())) {
       G.removeDeadConstantUsers();
-      if (G.use_empty() && (G.hasLocalLinkage() || G.getAddressSpace() == 3)) {
+      if (G.use_empty() && (G.hasLocalLinkage() || G.isDeclaration() || G.getAddressSpace() == 3)) {
         G.eraseFromParent();
         Changed = true;
       }
