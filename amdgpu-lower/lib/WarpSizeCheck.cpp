@@ -17,7 +17,8 @@
 // different branches depend on the order the wave runs those branches.
 // Warnings point at file:line:col of the spin load (or bar.arrive): from a
 // DILocation when the input has debug info, else from the `!ptx.loc`
-// metadata ptx-to-llvm attaches to every instruction.
+// metadata ptx-to-llvm attaches to every instruction; with PTX `.loc`
+// directives (nvcc -lineinfo) a note gives the CUDA file:line:col as well.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
@@ -70,6 +71,22 @@ bool isSpinLoop(const llvm::Loop &l) {
   return false;
 }
 
+// The CUDA position from the translator's `!ptx.srcloc !{!"file", i32 line,
+// i32 col}` (PTX `.loc`, nvcc -lineinfo): a note after the warning.
+bool sourceNote(const llvm::Instruction &i, Diagnostic &note) {
+  auto *md = i.getMetadata("ptx.srcloc");
+  if (!md || md->getNumOperands() != 3) return false;
+  auto *file = llvm::dyn_cast<llvm::MDString>(md->getOperand(0));
+  auto *line = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(1));
+  auto *col = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(2));
+  if (!file || !line || !col) return false;
+  note.severity = Severity::Note;
+  note.file = file->getString().str();
+  note.line = unsigned(line->getZExtValue());
+  note.col = unsigned(col->getZExtValue());
+  return true;
+}
+
 // Source position of `i`: its DILocation, else the translator's
 // `!ptx.loc !{i32 line, i32 col}` (a position in the module's source file).
 bool locateInstr(const llvm::Instruction &i, Diagnostic &d) {
@@ -91,12 +108,15 @@ bool locateInstr(const llvm::Instruction &i, Diagnostic &d) {
 }
 
 // The loop's spin load, else its nanosleep call, else its first located
-// instruction.
-void locate(const llvm::Loop &l, Diagnostic &d) {
+// instruction; `where` is that instruction.
+void locate(const llvm::Loop &l, Diagnostic &d, const llvm::Instruction *&where) {
   for (int pass = 0; pass < 3; ++pass)
     for (llvm::BasicBlock *bb : l.blocks())
       for (llvm::Instruction &i : *bb)
-        if ((pass == 2 || (pass == 0 ? isSpinLoad(i) : callsNanosleep(i))) && locateInstr(i, d)) return;
+        if ((pass == 2 || (pass == 0 ? isSpinLoad(i) : callsNanosleep(i))) && locateInstr(i, d)) {
+          where = &i;
+          return;
+        }
 }
 
 } // namespace
@@ -114,14 +134,23 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
           Diagnostic d;
           d.severity = Severity::Warning;
           d.file = m.getSourceFileName();
+          const llvm::Instruction *where = nullptr;
           for (llvm::User *u : f->users())
             if (auto *cb = llvm::dyn_cast<llvm::CallBase>(u))
-              if (locateInstr(*cb, d)) break;
+              if (locateInstr(*cb, d)) {
+                where = cb;
+                break;
+              }
           d.message = "kernel '" + kernel->getName().str() +
                       "' uses bar.arrive (producer/consumer barrier); under --warp-policy=pack a "
                       "producer and a consumer warp sharing one wave64 can deadlock; consider "
                       "--warp-policy=" + kernel->getName().str() + "=pad [-Wwarp-size]";
           diags.push_back(std::move(d));
+          Diagnostic note;
+          if (where && sourceNote(*where, note)) {
+            note.message = "bar.arrive in the CUDA source here";
+            diags.push_back(std::move(note));
+          }
         }
         continue;
       }
@@ -133,7 +162,8 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
           Diagnostic d;
           d.severity = Severity::Warning;
           d.file = m.getSourceFileName();
-          locate(*l, d);
+          const llvm::Instruction *where = nullptr;
+          locate(*l, d, where);
           d.message = "kernel '" + kernel->getName().str() + "'" +
                       (f != kernel ? " (via '" + f->getName().str() + "')" : std::string()) +
                       " spin-waits on memory in a loop; under --warp-policy=pack two warps share "
@@ -141,6 +171,11 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
                       "warp of the same block can hang (waits on other blocks are safe); consider "
                       "--warp-policy=" + kernel->getName().str() + "=pad [-Wwarp-size]";
           diags.push_back(std::move(d));
+          Diagnostic note;
+          if (where && sourceNote(*where, note)) {
+            note.message = "spin-wait loop in the CUDA source here";
+            diags.push_back(std::move(note));
+          }
         }
     }
   }
@@ -148,9 +183,10 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
 
 void dropSourcePositions(llvm::Module &m) {
   unsigned kind = m.getContext().getMDKindID("ptx.loc");
+  unsigned src = m.getContext().getMDKindID("ptx.srcloc");
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
-      for (llvm::Instruction &i : bb) i.setMetadata(kind, nullptr);
+      for (llvm::Instruction &i : bb) i.setMetadata(kind, nullptr), i.setMetadata(src, nullptr);
 }
 
 } // namespace amdgpulower

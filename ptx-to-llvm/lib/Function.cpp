@@ -337,7 +337,20 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
   unsigned locKind = mc.ctx.getMDKindID("ptx.loc");
   std::unique_ptr<Instruction, void (*)(Instruction *)> carrier(new UnreachableInst(mc.ctx),
                                                                 [](Instruction *i) { i->deleteValue(); });
+  // With `.loc` directives (nvcc -lineinfo / -G) the CUDA position too:
+  // `!ptx.srcloc !{!"file.cu", i32 line, i32 col}` from the last `.loc`.
+  unsigned srcKind = mc.ctx.getMDKindID("ptx.srcloc");
+  MDNode *srcMD = nullptr;
   for (const auto &st : pf.body) {
+    if (st.kind == ptx::Statement::Kind::Loc && st.index < pf.locs.size()) {
+      const ptx::LocDirective &ld = pf.locs[st.index];
+      srcMD = nullptr;
+      for (const auto &fd : mc.pm.files)
+        if (fd.index == ld.file && ld.line)
+          srcMD = MDNode::get(mc.ctx, {MDString::get(mc.ctx, fd.path),
+                                       ConstantAsMetadata::get(fc.b.getInt32(ld.line)),
+                                       ConstantAsMetadata::get(fc.b.getInt32(ld.col))});
+    }
     if (st.kind == ptx::Statement::Kind::Instr) {
       const ptx::SourceLoc &loc = pf.instrs[st.index].loc;
       MDNode *md = nullptr;
@@ -345,7 +358,8 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
         md = MDNode::get(mc.ctx, {ConstantAsMetadata::get(fc.b.getInt32(loc.line)),
                                   ConstantAsMetadata::get(fc.b.getInt32(loc.col))});
       carrier->setMetadata(locKind, md);
-      fc.b.CollectMetadataToCopy(carrier.get(), {locKind});
+      carrier->setMetadata(srcKind, srcMD);
+      fc.b.CollectMetadataToCopy(carrier.get(), {locKind, srcKind});
     }
     switch (st.kind) {
     case ptx::Statement::Kind::Label: {
@@ -382,10 +396,11 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
     }
   }
   carrier->setMetadata(locKind, nullptr);
-  fc.b.CollectMetadataToCopy(carrier.get(), {locKind});
+  carrier->setMetadata(srcKind, nullptr);
+  fc.b.CollectMetadataToCopy(carrier.get(), {locKind, srcKind});
   // Branches carry no position (nothing reports on them; keeps `br` lines plain).
   for (BasicBlock &bb : *f)
-    if (Instruction *t = bb.getTerminator()) t->setMetadata(locKind, nullptr);
+    if (Instruction *t = bb.getTerminator()) t->setMetadata(locKind, nullptr), t->setMetadata(srcKind, nullptr);
   // Falling off the end of a body returns.
   if (!fc.b.GetInsertBlock()->getTerminator()) {
     if (f->getReturnType()->isVoidTy()) fc.b.CreateRetVoid();
