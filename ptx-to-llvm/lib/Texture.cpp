@@ -232,7 +232,14 @@ static bool query(FnCtx &fc, const ptx::Instruction &in) {
   switch (q) {
   case Mod::Width: r = descField(fc, p, DWidth, 4); break;
   case Mod::Height: r = descField(fc, p, DHeight, 4); break;
-  case Mod::Depth: r = descField(fc, p, DDepth, 4); break;
+  case Mod::Depth:
+    // The descriptor keeps depth 1 for 1D/2D resources (a sampling limit), but
+    // the H200 answers txq.depth with 0 for them (tests/targets/h200_probe_txq_tld4.out);
+    // suq.depth keeps the descriptor's value (not measured).
+    r = descField(fc, p, DDepth, 4);
+    if (!surface)
+      r = b.CreateSelect(b.CreateICmpEQ(descField(fc, p, DGeometry, 1), b.getInt32(2)), r, b.getInt32(0));
+    break;
   case Mod::ChannelDataType: r = channelDataType(fc, p); break;
   case Mod::ChannelOrder: r = channelOrder(fc, p); break;
   case Mod::NormalizedCoords: r = b.CreateAnd(descField(fc, p, DFlags, 4), 1); break;
@@ -257,11 +264,13 @@ static bool query(FnCtx &fc, const ptx::Instruction &in) {
   case Mod::NumMipmapLevels: case Mod::NumSamples: r = b.getInt32(0); break;
   default: return fc.unsupported(in, "query");
   }
-  if (level) { // extent of level `lod`: max(1, extent >> lod)
+  if (level) {
+    // Texture objects here are never mipmapped: level 0 is the resource itself
+    // and every other level does not exist, which the H200 answers with 0
+    // (txq.level.width of level 1 of a 4-wide texture: 0;
+    // tests/targets/h200_probe_txq_tld4.out).
     Value *lod = fc.read(ops[2], ptx::Type::U32);
-    Value *sh = b.CreateSelect(b.CreateICmpUGE(lod, b.getInt32(32)), b.getInt32(0),
-                               b.CreateLShr(r, b.CreateAnd(lod, 31)));
-    r = b.CreateBinaryIntrinsic(Intrinsic::umax, sh, b.getInt32(1));
+    r = b.CreateSelect(b.CreateICmpEQ(lod, b.getInt32(0)), r, b.getInt32(0));
   }
   fc.write(ops[0], r, ptx::Type::B32);
   return true;
