@@ -8,7 +8,7 @@
 // (execution is synchronous), and error reporting. Each registered fat binary
 // is translated lazily, on the first launch or symbol access, by ptxjit for
 // the emulated target chosen by PTX2AMD_ARCH (default gfx1100) and
-// PTX2AMD_WARP_POLICY (pack|pad, wave64 only), then loaded on one emu device.
+// PTX2AMD_WARP_POLICY (pack|pad[,KERNEL=pack|pad...], wave64 only), then loaded on one emu device.
 // Device pointers are emulator addresses; cudaMallocHost/HostAlloc/
 // MallocManaged memory is "mirrored": a host mapping placed at the same
 // address as its device allocation, copied to the device before every launch
@@ -37,6 +37,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -98,6 +99,7 @@ struct State {
   std::map<const void *, Var> vars;
   std::map<uint64_t, uint64_t> allocs;  // device base -> size (cudaMalloc)
   std::map<uint64_t, Mirror> mirrors;   // host==device address -> mirror
+  std::map<std::string, amdgpulower::WarpPolicy> kernelPolicy; // PTX2AMD_WARP_POLICY=K=pack|pad
   cudaError_t lastError = cudaSuccess;
   cudaError_t sticky = cudaSuccess;
   int currentDevice = 0;
@@ -106,9 +108,27 @@ struct State {
   State() {
     trace = getenv("PTX2AMD_SHIM_TRACE") != nullptr;
     if (const char *A = getenv("PTX2AMD_ARCH"); A && *A) arch = A;
-    if (const char *P = getenv("PTX2AMD_WARP_POLICY"); P && *P) {
-      if (!strcmp(P, "pad")) policy = amdgpulower::WarpPolicy::Pad;
-      else if (strcmp(P, "pack")) note(std::string("PTX2AMD_WARP_POLICY='") + P + "' is not pack or pad; using pack");
+    if (const char *P = getenv("PTX2AMD_WARP_POLICY"); P && *P) parsePolicies(P);
+  }
+
+  // PTX2AMD_WARP_POLICY, as ptx2amd's --warp-policy: comma-separated `pack`
+  // or `pad` (the module default) and `KERNEL=pack|pad` (per kernel, mangled
+  // name), e.g. `pad,_Z9scan_sumsPii=pack`. A malformed entry is reported and
+  // ignored.
+  void parsePolicies(llvm::StringRef Spec) {
+    llvm::SmallVector<llvm::StringRef, 4> Items;
+    Spec.split(Items, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Item : Items) {
+      auto [Name, Value] = Item.contains('=') ? Item.split('=') : std::make_pair(llvm::StringRef(), Item);
+      std::optional<amdgpulower::WarpPolicy> P;
+      if (Value == "pack") P = amdgpulower::WarpPolicy::Pack;
+      else if (Value == "pad") P = amdgpulower::WarpPolicy::Pad;
+      if (!P || (Item.contains('=') && Name.empty())) {
+        note("PTX2AMD_WARP_POLICY entry '" + Item.str() + "' is not pack, pad or KERNEL=pack|pad; ignored");
+        continue;
+      }
+      if (Name.empty()) policy = *P;
+      else kernelPolicy[Name.str()] = *P;
     }
   }
 };
@@ -286,6 +306,9 @@ cudaError_t ensureLoaded(State &St, FatModule &M) {
       // optimisation pipeline under their names and must not be folded
       // (cudaMemcpyToSymbol may write a `.const` between launches).
       pinHostVariables(St, M, **Mod);
+      // Per-kernel policies name kernels of any of the program's modules.
+      for (auto &[K, Pol] : St.kernelPolicy)
+        if (llvm::Function *F = (*Mod)->getFunction(K); F && !F->isDeclaration()) LO.kernelPolicy[K] = Pol;
       if (llvm::Error E = amdgpulower::lowerModule(**Mod, LO, Diags)) Mod = std::move(E);
     }
     if (!Mod) {

@@ -266,6 +266,15 @@ cudaError_t lookupObject(unsigned long long H, bool Surface, TexObject &Out, con
   return cudaSuccess;
 }
 
+// cudaGet{Texture,Surface}ObjectResourceDesc: the resource the object was created from.
+cudaError_t resourceDescOf(unsigned long long H, bool Surface, cudaResourceDesc *Res, const char *Call) {
+  TexObject O;
+  if (cudaError_t E = lookupObject(H, Surface, O, Call)) return E;
+  if (!Res) return cudaErrorInvalidValue;
+  *Res = O.res;
+  return cudaSuccess;
+}
+
 } // namespace
 
 extern "C" {
@@ -527,11 +536,7 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t T) {
   return destroyObject(T, false, "cudaDestroyTextureObject");
 }
 cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc *Res, cudaTextureObject_t T) {
-  TexObject O;
-  if (cudaError_t E = lookupObject(T, false, O, "cudaGetTextureObjectResourceDesc")) return E;
-  if (!Res) return cudaErrorInvalidValue;
-  *Res = O.res;
-  return cudaSuccess;
+  return resourceDescOf(T, false, Res, "cudaGetTextureObjectResourceDesc");
 }
 cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc *Tex, cudaTextureObject_t T) {
   TexObject O;
@@ -578,11 +583,7 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t S) {
   return destroyObject(S, true, "cudaDestroySurfaceObject");
 }
 cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *Res, cudaSurfaceObject_t S) {
-  TexObject O;
-  if (cudaError_t E = lookupObject(S, true, O, "cudaGetSurfaceObjectResourceDesc")) return E;
-  if (!Res) return cudaErrorInvalidValue;
-  *Res = O.res;
-  return cudaSuccess;
+  return resourceDescOf(S, true, Res, "cudaGetSurfaceObjectResourceDesc");
 }
 
 } // extern "C"

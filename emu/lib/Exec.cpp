@@ -235,13 +235,11 @@ template <unsigned S> inline void wholeWrite(uint8_t *p, const uint8_t *in) {
   std::memcpy(p, in, S);
 }
 
-/// Whole-vector load: S bytes per lane into aux element slots of vk bytes
-/// (dst .. dst+aux-1).
-template <AS A, unsigned S> St opLoadVec(Ctx &c, const Inst &I) {
+/// Runs `access(p, lane)` on the host address of every active lane's S-byte
+/// whole-vector access (`what`: "load" or "store"); the first lane whose
+/// address is invalid ends the instruction with a fault report.
+template <AS A, unsigned S, class F> St forVectorLanes(Ctx &c, const Inst &I, const char *what, F &&access) {
   const uint64_t *P = srcPtr(c, I.a);
-  const unsigned N = I.aux, EB = I.vk;
-  uint64_t *D = slotPtr(c, I.dst);
-  const size_t Stride = c.W;
   uint8_t *Base = fullWaveGlobal<A, S>(c, P, I.imm);
   int bad = -1;
   forLanes(c, [&](unsigned l) {
@@ -249,6 +247,20 @@ template <AS A, unsigned S> St opLoadVec(Ctx &c, const Inst &I) {
     uint64_t a = addrOf<A>(P[l], I.imm);
     uint8_t *p = Base ? Base + a : mem<A>(c, a, S, l);
     if (!p) { bad = int(l); return; }
+    access(p, l);
+  });
+  if (bad >= 0)
+    return fault(c, "invalid " + std::string(asName(A)) + " " + what + " of " + std::to_string(S) + " bytes",
+                 bad, addrOf<A>(P[bad], I.imm), true);
+  return St::Next;
+}
+/// Whole-vector load: S bytes per lane into aux element slots of vk bytes
+/// (dst .. dst+aux-1).
+template <AS A, unsigned S> St opLoadVec(Ctx &c, const Inst &I) {
+  const unsigned N = I.aux, EB = I.vk;
+  uint64_t *D = slotPtr(c, I.dst);
+  const size_t Stride = c.W;
+  return forVectorLanes<A, S>(c, I, "load", [&](uint8_t *p, unsigned l) {
     alignas(16) uint8_t buf[16];
     wholeRead<S>(p, buf);
     for (unsigned i = 0; i < N; ++i) {
@@ -257,32 +269,17 @@ template <AS A, unsigned S> St opLoadVec(Ctx &c, const Inst &I) {
       D[i * Stride + l] = v;
     }
   });
-  if (bad >= 0)
-    return fault(c, "invalid " + std::string(asName(A)) + " load of " + std::to_string(S) + " bytes",
-                 bad, addrOf<A>(P[bad], I.imm), true);
-  return St::Next;
 }
 /// Whole-vector store: element slots b .. b+aux-1 of vk bytes each.
 template <AS A, unsigned S> St opStoreVec(Ctx &c, const Inst &I) {
-  const uint64_t *P = srcPtr(c, I.a);
   const unsigned N = I.aux, EB = I.vk;
   const uint64_t *V = slotPtr(c, I.b);
   const size_t Stride = c.W;
-  uint8_t *Base = fullWaveGlobal<A, S>(c, P, I.imm);
-  int bad = -1;
-  forLanes(c, [&](unsigned l) {
-    if (bad >= 0) return;
-    uint64_t a = addrOf<A>(P[l], I.imm);
-    uint8_t *p = Base ? Base + a : mem<A>(c, a, S, l);
-    if (!p) { bad = int(l); return; }
+  return forVectorLanes<A, S>(c, I, "store", [&](uint8_t *p, unsigned l) {
     alignas(16) uint8_t buf[16];
     for (unsigned i = 0; i < N; ++i) std::memcpy(buf + i * EB, &V[i * Stride + l], EB);
     wholeWrite<S>(p, buf);
   });
-  if (bad >= 0)
-    return fault(c, "invalid " + std::string(asName(A)) + " store of " + std::to_string(S) + " bytes",
-                 bad, addrOf<A>(P[bad], I.imm), true);
-  return St::Next;
 }
 
 // ---- atomics --------------------------------------------------------------------------------

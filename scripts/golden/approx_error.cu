@@ -104,8 +104,29 @@ __device__ __forceinline__ bool f32Err(float y, double r, float &ulp, double &ab
   return true;
 }
 
-__global__ void sweepUnary(int op, Stat *s, double lo, double hi) {
+// Per-thread maxima and counts of one f32 sweep, merged into the Stat at the end.
+struct Acc {
   unsigned long long best = 0, absMax = 0, relMax = 0, gt1 = 0, gt2 = 0, mism = 0, n = 0;
+  __device__ void add(float ulp, unsigned arg, double abs, double rel) {
+    gt1 += ulp > 1.0f, gt2 += ulp > 2.0f;
+    unsigned long long key = ((unsigned long long)__float_as_uint(ulp) << 32) | arg;
+    best = key > best ? key : best;
+    absMax = dbits(abs) > absMax ? dbits(abs) : absMax;
+    relMax = dbits(rel) > relMax ? dbits(rel) : relMax;
+  }
+  __device__ void flush(Stat *s) const {
+    atomicMax(&s->ulpArg, best);
+    atomicMax(&s->absBits, absMax);
+    atomicMax(&s->relBits, relMax);
+    atomicAdd(&s->gt1, gt1);
+    atomicAdd(&s->gt2, gt2);
+    atomicAdd(&s->mism, mism);
+    atomicAdd(&s->n, n);
+  }
+};
+
+__global__ void sweepUnary(int op, Stat *s, double lo, double hi) {
+  Acc acc;
   const unsigned long long total = 1ull << 32;
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < total;
        i += (unsigned long long)gridDim.x * blockDim.x) {
@@ -119,22 +140,12 @@ __global__ void sweepUnary(int op, Stat *s, double lo, double hi) {
     if (isnan(r)) continue; // e.g. sqrt/lg2 of negative numbers: NaN-ness is checked by the tables
     float ulp;
     double abs, rel;
-    if (!f32Err(y, r, ulp, abs, rel, mism)) continue;
-    ++n;
-    if (isnan(y)) { ++mism; continue; }
-    gt1 += ulp > 1.0f, gt2 += ulp > 2.0f;
-    unsigned long long key = ((unsigned long long)__float_as_uint(ulp) << 32) | bits;
-    best = key > best ? key : best;
-    absMax = dbits(abs) > absMax ? dbits(abs) : absMax;
-    relMax = dbits(rel) > relMax ? dbits(rel) : relMax;
+    if (!f32Err(y, r, ulp, abs, rel, acc.mism)) continue;
+    ++acc.n;
+    if (isnan(y)) { ++acc.mism; continue; }
+    acc.add(ulp, bits, abs, rel);
   }
-  atomicMax(&s->ulpArg, best);
-  atomicMax(&s->absBits, absMax);
-  atomicMax(&s->relBits, relMax);
-  atomicAdd(&s->gt1, gt1);
-  atomicAdd(&s->gt2, gt2);
-  atomicAdd(&s->mism, mism);
-  atomicAdd(&s->n, n);
+  acc.flush(s);
 }
 
 __device__ __forceinline__ unsigned long long splitmix64(unsigned long long &x) {
@@ -146,7 +157,7 @@ __device__ __forceinline__ unsigned long long splitmix64(unsigned long long &x) 
 
 // div.approx.f32 / div.approx.ftz.f32 / div.full.f32 / div.full.ftz.f32 on random normal pairs.
 __global__ void sweepDiv(int which, Stat *s, unsigned long long count, unsigned long long seed) {
-  unsigned long long best = 0, absMax = 0, relMax = 0, gt1 = 0, gt2 = 0, mism = 0, n = 0;
+  Acc acc;
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < count;
        i += (unsigned long long)gridDim.x * blockDim.x) {
     unsigned long long st = seed ^ (i * 0x2545f4914f6cdd1dull);
@@ -165,21 +176,11 @@ __global__ void sweepDiv(int which, Stat *s, unsigned long long count, unsigned 
     double r = (double)a / (double)b;
     float ulp;
     double abs, rel;
-    if (!f32Err(y, r, ulp, abs, rel, mism)) continue;
-    ++n;
-    gt1 += ulp > 1.0f, gt2 += ulp > 2.0f;
-    unsigned long long key = ((unsigned long long)__float_as_uint(ulp) << 32) | (i & 0xffffffffu);
-    best = key > best ? key : best;
-    absMax = dbits(abs) > absMax ? dbits(abs) : absMax;
-    relMax = dbits(rel) > relMax ? dbits(rel) : relMax;
+    if (!f32Err(y, r, ulp, abs, rel, acc.mism)) continue;
+    ++acc.n;
+    acc.add(ulp, unsigned(i & 0xffffffffu), abs, rel);
   }
-  atomicMax(&s->ulpArg, best);
-  atomicMax(&s->absBits, absMax);
-  atomicMax(&s->relBits, relMax);
-  atomicAdd(&s->gt1, gt1);
-  atomicAdd(&s->gt2, gt2);
-  atomicAdd(&s->mism, mism);
-  atomicAdd(&s->n, n);
+  acc.flush(s);
 }
 
 // rcp.approx.ftz.f64 / rsqrt.approx.f64 / rsqrt.approx.ftz.f64 on random positive normal doubles

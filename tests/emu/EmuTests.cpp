@@ -629,7 +629,9 @@ TEST_P(EmuPublish, VectorStoresAreNotTorn) {
   // One host thread time-slices writer and reader (slice of 16 wave
   // instructions): deterministically interleaved. With two threads the OS
   // decides how much they overlap.
-  if (P.threads == 1) EXPECT_GT(R[1], 1000u) << "the reader did not run interleaved with the writer";
+  if (P.threads == 1) {
+    EXPECT_GT(R[1], 1000u) << "the reader did not run interleaved with the writer";
+  }
 }
 INSTANTIATE_TEST_SUITE_P(Interleavings, EmuPublish,
                          ::testing::Values(PublishCase{"publish", 1, 16, true, 2}, PublishCase{"publish", 2, 16, true, 1},
