@@ -4,98 +4,68 @@
 // every result bit for bit with the host FPU under fesetround on 20000
 // fixed-seed inputs per function (specials, subnormals, random bits).
 // f64 mul/fma are also run on operands near the underflow/overflow edges
-// (rdEdge: products around the subnormal range or beyond 2^1024, and addends
-// that cancel the product), f64 div/rcp on quotients in the subnormal range
-// and f64 add/sub on operands near DBL_MAX. No row is skipped.
-// The per-function blocks are mechanical (one per dr.ptx function); keep them in step with dr.ptx.
-#include <stdio.h>
+// (edgeOperands: products around the subnormal range or beyond 2^1024, and
+// addends that cancel the product), f64 div/rcp on quotients in the subnormal
+// range and f64 add/sub on operands near DBL_MAX. No row is skipped.
+// The function tables (kRoundings) follow dr.ptx: one entry per .func.
 #include <fenv.h>
 #include <math.h>
-#include <string.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-float add_rz_f32(float, float);
-float sub_rz_f32(float, float);
-float mul_rz_f32(float, float);
-float fma_rz_f32(float, float, float);
-float div_rz_f32(float, float);
-float sqrt_rz_f32(float);
-float rcp_rz_f32(float);
-float add_rm_f32(float, float);
-float sub_rm_f32(float, float);
-float mul_rm_f32(float, float);
-float fma_rm_f32(float, float, float);
-float div_rm_f32(float, float);
-float sqrt_rm_f32(float);
-float rcp_rm_f32(float);
-float add_rp_f32(float, float);
-float sub_rp_f32(float, float);
-float mul_rp_f32(float, float);
-float fma_rp_f32(float, float, float);
-float div_rp_f32(float, float);
-float sqrt_rp_f32(float);
-float rcp_rp_f32(float);
-float add_rn_f32(float, float);
-float sub_rn_f32(float, float);
-float mul_rn_f32(float, float);
-float fma_rn_f32(float, float, float);
-float div_rn_f32(float, float);
-float sqrt_rn_f32(float);
-float rcp_rn_f32(float);
-double add_rz_f64(double, double);
-double sub_rz_f64(double, double);
-double mul_rz_f64(double, double);
-double fma_rz_f64(double, double, double);
-double div_rz_f64(double, double);
-double sqrt_rz_f64(double);
-double rcp_rz_f64(double);
-double add_rm_f64(double, double);
-double sub_rm_f64(double, double);
-double mul_rm_f64(double, double);
-double fma_rm_f64(double, double, double);
-double div_rm_f64(double, double);
-double sqrt_rm_f64(double);
-double rcp_rm_f64(double);
-double add_rp_f64(double, double);
-double sub_rp_f64(double, double);
-double mul_rp_f64(double, double);
-double fma_rp_f64(double, double, double);
-double div_rp_f64(double, double);
-double sqrt_rp_f64(double);
-double rcp_rp_f64(double);
-double add_rn_f64(double, double);
-double sub_rn_f64(double, double);
-double mul_rn_f64(double, double);
-double fma_rn_f64(double, double, double);
-double div_rn_f64(double, double);
-double sqrt_rn_f64(double);
-double rcp_rn_f64(double);
-float cvt_rz_f32_f64(double);
-float cvt_rm_f32_f64(double);
-float cvt_rp_f32_f64(double);
-float cvt_rn_f32_f64(double);
-float cvt_rz_f32_s64(long long);
-float cvt_rm_f32_s64(long long);
-float cvt_rp_f32_s64(long long);
-float cvt_rn_f32_s64(long long);
-double cvt_rz_f64_s64(long long);
-double cvt_rm_f64_s64(long long);
-double cvt_rp_f64_s64(long long);
-double cvt_rn_f64_s64(long long);
-float cvt_rz_f32_u64(unsigned long long);
-float cvt_rm_f32_u64(unsigned long long);
-float cvt_rp_f32_u64(unsigned long long);
-float cvt_rn_f32_u64(unsigned long long);
-float cvt_rz_f32_s32(int);
-float cvt_rm_f32_s32(int);
-float cvt_rp_f32_s32(int);
-float cvt_rn_f32_s32(int);
-double cvt_rz_f64_u64(unsigned long long);
-double cvt_rm_f64_u64(unsigned long long);
-double cvt_rp_f64_u64(unsigned long long);
-double cvt_rn_f64_u64(unsigned long long);
+// ---- the translated dr.ptx functions ------------------------------------------------------
+#define DECLARE_ROUNDING(r)                                                                        \
+  float add_##r##_f32(float, float);                                                               \
+  float sub_##r##_f32(float, float);                                                               \
+  float mul_##r##_f32(float, float);                                                               \
+  float fma_##r##_f32(float, float, float);                                                        \
+  float div_##r##_f32(float, float);                                                               \
+  float sqrt_##r##_f32(float);                                                                     \
+  float rcp_##r##_f32(float);                                                                      \
+  double add_##r##_f64(double, double);                                                            \
+  double sub_##r##_f64(double, double);                                                            \
+  double mul_##r##_f64(double, double);                                                            \
+  double fma_##r##_f64(double, double, double);                                                    \
+  double div_##r##_f64(double, double);                                                            \
+  double sqrt_##r##_f64(double);                                                                   \
+  double rcp_##r##_f64(double);                                                                    \
+  float cvt_##r##_f32_f64(double);                                                                 \
+  float cvt_##r##_f32_s64(long long);                                                              \
+  double cvt_##r##_f64_s64(long long);                                                             \
+  float cvt_##r##_f32_u64(unsigned long long);                                                     \
+  float cvt_##r##_f32_s32(int);                                                                    \
+  double cvt_##r##_f64_u64(unsigned long long);
+DECLARE_ROUNDING(rz)
+DECLARE_ROUNDING(rm)
+DECLARE_ROUNDING(rp)
+DECLARE_ROUNDING(rn)
 
+enum Op { ADD, SUB, MUL, FMA, DIV, SQRT, RCP, NUM_OPS };
+static const char *const kOpName[NUM_OPS] = {"add", "sub", "mul", "fma", "div", "sqrt", "rcp"};
+static const int kArity[NUM_OPS] = {2, 2, 2, 3, 2, 1, 1};
+
+enum Cvt { F32_F64, F32_S64, F64_S64, F32_U64, F32_S32, F64_U64, NUM_CVTS };
+static const char *const kCvtName[NUM_CVTS] = {"f32_f64", "f32_s64", "f64_s64", "f32_u64", "f32_s32", "f64_u64"};
+
+typedef void (*Fn)(void); // called through a cast to its real type
+struct Rounding {
+  const char *name;
+  int mode;
+  Fn f32[NUM_OPS], f64[NUM_OPS], cvt[NUM_CVTS];
+};
+#define ARITH(r, t)                                                                                \
+  { (Fn)add_##r##_##t, (Fn)sub_##r##_##t, (Fn)mul_##r##_##t, (Fn)fma_##r##_##t, (Fn)div_##r##_##t,  \
+    (Fn)sqrt_##r##_##t, (Fn)rcp_##r##_##t }
+#define ROUNDING(r, m)                                                                             \
+  { #r, m, ARITH(r, f32), ARITH(r, f64),                                                           \
+    { (Fn)cvt_##r##_f32_f64, (Fn)cvt_##r##_f32_s64, (Fn)cvt_##r##_f64_s64, (Fn)cvt_##r##_f32_u64,  \
+      (Fn)cvt_##r##_f32_s32, (Fn)cvt_##r##_f64_u64 } }
+static const struct Rounding kRoundings[4] = {ROUNDING(rz, FE_TOWARDZERO), ROUNDING(rm, FE_DOWNWARD),
+                                              ROUNDING(rp, FE_UPWARD), ROUNDING(rn, FE_TONEAREST)};
+
+// ---- inputs (fixed seed) -------------------------------------------------------------------
 static uint64_t st = 88172645463325252ull;
 static uint64_t rnd(void){ st ^= st<<13; st ^= st>>7; st ^= st<<17; return st; }
 static float rf(void){ uint32_t u; int k = rnd()%8; if(k==0){ static const uint32_t sp[]={0,0x80000000,1,0x80000001,0x7f7fffff,0xff7fffff,0x7f800000,0x00800000,0x3f800000,0x3f800001,0x007fffff,0x7fc00000};u=sp[rnd()%12];} else if(k==1){u=(uint32_t)rnd()&0x807fffff;} else if(k==2){u=((uint32_t)rnd()&0x83ffffff)|0x3c000000;} else u=(uint32_t)rnd(); float f; memcpy(&f,&u,4); return f; }
@@ -104,109 +74,189 @@ static double rdEdge(int big){ uint64_t u=rnd(); int k=rnd()%4; uint64_t e;
   if(k==0) e=0; else if(big) e=0x3ff+480+rnd()%70; else e=0x3ff-560+rnd()%110;
   u=(u&0x800fffffffffffffull)|(e<<52); if(rnd()%4==0) u&=~0xffffffffull; double f; memcpy(&f,&u,8); return f; }
 static double rdExp(unsigned lo, unsigned n){ uint64_t u=(rnd()&0x800fffffffffffffull)|((uint64_t)(lo+rnd()%n)<<52); double f; memcpy(&f,&u,8); return f; }
-static int mode(const char*r){ return !strcmp(r,"rz")?FE_TOWARDZERO:!strcmp(r,"rm")?FE_DOWNWARD:!strcmp(r,"rp")?FE_UPWARD:FE_TONEAREST; }
+static uint64_t shifted(void){ uint64_t v = rnd(); return v >> (rnd()%64); } // integers of every magnitude
+
+// mul/fma operands near the edges: products in or below the subnormal range or beyond 2^1024,
+// addends that (almost) cancel the product, and sums just inside DBL_MAX.
+static void edgeOperands(int i, double *x0, double *x1, double *x2) {
+  int big = (i%3==2);
+  *x0 = rdEdge(big); *x1 = rdEdge(big);
+  *x2 = (i%2) ? rdEdge(0) : -(*x0 * *x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60));
+  if (i%7==0) *x2 = rd();
+  if (i%5==4) {
+    uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53)));
+    memcpy(x0,&u0,8); memcpy(x1,&u1,8); memcpy(x2,&u2,8); if (*x0>0) *x2=-*x2;
+  }
+}
+
+// ---- host reference (evaluated under fesetround; the harness is built with -frounding-math) --
+static float host32(enum Op op, float a, float b, float c) {
+  switch (op) {
+  case ADD: return a + b;
+  case SUB: return a - b;
+  case MUL: return a * b;
+  case FMA: return fmaf(a, b, c);
+  case DIV: return a / b;
+  case SQRT: return sqrtf(a);
+  default: return (float)1 / a;
+  }
+}
+static double host64(enum Op op, double a, double b, double c) {
+  switch (op) {
+  case ADD: return a + b;
+  case SUB: return a - b;
+  case MUL: return a * b;
+  case FMA: return fma(a, b, c);
+  case DIV: return a / b;
+  case SQRT: return sqrt(a);
+  default: return (double)1 / a;
+  }
+}
+static float dev32(Fn f, enum Op op, float a, float b, float c) {
+  switch (kArity[op]) {
+  case 1: return ((float (*)(float))f)(a);
+  case 2: return ((float (*)(float, float))f)(a, b);
+  default: return ((float (*)(float, float, float))f)(a, b, c);
+  }
+}
+static double dev64(Fn f, enum Op op, double a, double b, double c) {
+  switch (kArity[op]) {
+  case 1: return ((double (*)(double))f)(a);
+  case 2: return ((double (*)(double, double))f)(a, b);
+  default: return ((double (*)(double, double, double))f)(a, b, c);
+  }
+}
+
+// ---- comparison ----------------------------------------------------------------------------
 static int same32(float a,float b){ uint32_t x,y; memcpy(&x,&a,4); memcpy(&y,&b,4); if(isnan(a)&&isnan(b)) return 1; return x==y; }
 static int same64(double a,double b){ uint64_t x,y; memcpy(&x,&a,8); memcpy(&y,&b,8); if(isnan(a)&&isnan(b)) return 1; return x==y; }
-int main(){ int bad=0, N=20000;
 
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rz")); volatile float e=x0+x1; fesetround(FE_TONEAREST); float g=add_rz_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("add_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rz")); volatile float e=x0-x1; fesetround(FE_TONEAREST); float g=sub_rz_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("sub_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rz")); volatile float e=x0*x1; fesetround(FE_TONEAREST); float g=mul_rz_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("mul_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); float x2=rf(); fesetround(mode("rz")); volatile float e=fmaf(x0,x1,x2); fesetround(FE_TONEAREST); float g=fma_rz_f32(x0, x1, x2); if(!same32(e,g)){ if(b<3) printf("fma_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rz")); volatile float e=x0/x1; fesetround(FE_TONEAREST); float g=div_rz_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("div_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rz")); volatile float e=sqrtf(x0); fesetround(FE_TONEAREST); float g=sqrt_rz_f32(x0); if(!same32(e,g)){ if(b<3) printf("sqrt_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rz")); volatile float e=(float)1/x0; fesetround(FE_TONEAREST); float g=rcp_rz_f32(x0); if(!same32(e,g)){ if(b<3) printf("rcp_rz_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rz_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rm")); volatile float e=x0+x1; fesetround(FE_TONEAREST); float g=add_rm_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("add_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rm")); volatile float e=x0-x1; fesetround(FE_TONEAREST); float g=sub_rm_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("sub_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rm")); volatile float e=x0*x1; fesetround(FE_TONEAREST); float g=mul_rm_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("mul_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); float x2=rf(); fesetround(mode("rm")); volatile float e=fmaf(x0,x1,x2); fesetround(FE_TONEAREST); float g=fma_rm_f32(x0, x1, x2); if(!same32(e,g)){ if(b<3) printf("fma_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rm")); volatile float e=x0/x1; fesetround(FE_TONEAREST); float g=div_rm_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("div_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rm")); volatile float e=sqrtf(x0); fesetround(FE_TONEAREST); float g=sqrt_rm_f32(x0); if(!same32(e,g)){ if(b<3) printf("sqrt_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rm")); volatile float e=(float)1/x0; fesetround(FE_TONEAREST); float g=rcp_rm_f32(x0); if(!same32(e,g)){ if(b<3) printf("rcp_rm_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rm_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rp")); volatile float e=x0+x1; fesetround(FE_TONEAREST); float g=add_rp_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("add_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rp")); volatile float e=x0-x1; fesetround(FE_TONEAREST); float g=sub_rp_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("sub_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rp")); volatile float e=x0*x1; fesetround(FE_TONEAREST); float g=mul_rp_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("mul_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); float x2=rf(); fesetround(mode("rp")); volatile float e=fmaf(x0,x1,x2); fesetround(FE_TONEAREST); float g=fma_rp_f32(x0, x1, x2); if(!same32(e,g)){ if(b<3) printf("fma_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rp")); volatile float e=x0/x1; fesetround(FE_TONEAREST); float g=div_rp_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("div_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rp")); volatile float e=sqrtf(x0); fesetround(FE_TONEAREST); float g=sqrt_rp_f32(x0); if(!same32(e,g)){ if(b<3) printf("sqrt_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rp")); volatile float e=(float)1/x0; fesetround(FE_TONEAREST); float g=rcp_rp_f32(x0); if(!same32(e,g)){ if(b<3) printf("rcp_rp_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rp_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rn")); volatile float e=x0+x1; fesetround(FE_TONEAREST); float g=add_rn_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("add_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rn")); volatile float e=x0-x1; fesetround(FE_TONEAREST); float g=sub_rn_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("sub_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rn")); volatile float e=x0*x1; fesetround(FE_TONEAREST); float g=mul_rn_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("mul_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); float x2=rf(); fesetround(mode("rn")); volatile float e=fmaf(x0,x1,x2); fesetround(FE_TONEAREST); float g=fma_rn_f32(x0, x1, x2); if(!same32(e,g)){ if(b<3) printf("fma_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); float x1=rf(); fesetround(mode("rn")); volatile float e=x0/x1; fesetround(FE_TONEAREST); float g=div_rn_f32(x0, x1); if(!same32(e,g)){ if(b<3) printf("div_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rn")); volatile float e=sqrtf(x0); fesetround(FE_TONEAREST); float g=sqrt_rn_f32(x0); if(!same32(e,g)){ if(b<3) printf("sqrt_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ float x0=rf(); fesetround(mode("rn")); volatile float e=(float)1/x0; fesetround(FE_TONEAREST); float g=rcp_rn_f32(x0); if(!same32(e,g)){ if(b<3) printf("rcp_rn_f32 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rn_f32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rz")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rz")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rz")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); double x2=rd(); fesetround(mode("rz")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rz_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rz")); volatile double e=x0/x1; fesetround(FE_TONEAREST); double g=div_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("div_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rz")); volatile double e=sqrt(x0); fesetround(FE_TONEAREST); double g=sqrt_rz_f64(x0); if(!same64(e,g)){ if(b<3) printf("sqrt_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rz")); volatile double e=(double)1/x0; fesetround(FE_TONEAREST); double g=rcp_rz_f64(x0); if(!same64(e,g)){ if(b<3) printf("rcp_rz_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rz_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rm")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rm")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rm")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); double x2=rd(); fesetround(mode("rm")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rm_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rm")); volatile double e=x0/x1; fesetround(FE_TONEAREST); double g=div_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("div_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rm")); volatile double e=sqrt(x0); fesetround(FE_TONEAREST); double g=sqrt_rm_f64(x0); if(!same64(e,g)){ if(b<3) printf("sqrt_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rm")); volatile double e=(double)1/x0; fesetround(FE_TONEAREST); double g=rcp_rm_f64(x0); if(!same64(e,g)){ if(b<3) printf("rcp_rm_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rm_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rp")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rp")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rp")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); double x2=rd(); fesetround(mode("rp")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rp_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rp")); volatile double e=x0/x1; fesetround(FE_TONEAREST); double g=div_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("div_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rp")); volatile double e=sqrt(x0); fesetround(FE_TONEAREST); double g=sqrt_rp_f64(x0); if(!same64(e,g)){ if(b<3) printf("sqrt_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rp")); volatile double e=(double)1/x0; fesetround(FE_TONEAREST); double g=rcp_rp_f64(x0); if(!same64(e,g)){ if(b<3) printf("rcp_rp_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rp_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rn")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("add_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rn")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("sub_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rn")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("mul_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); double x2=rd(); fesetround(mode("rn")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rn_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("fma_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); double x1=rd(); fesetround(mode("rn")); volatile double e=x0/x1; fesetround(FE_TONEAREST); double g=div_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("div_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x1),(double)e,(double)g); b++; } } if(b) printf("div_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rn")); volatile double e=sqrt(x0); fesetround(FE_TONEAREST); double g=sqrt_rn_f64(x0); if(!same64(e,g)){ if(b<3) printf("sqrt_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("sqrt_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rd(); fesetround(mode("rn")); volatile double e=(double)1/x0; fesetround(FE_TONEAREST); double g=rcp_rn_f64(x0); if(!same64(e,g)){ if(b<3) printf("rcp_rn_f64 %a %a: exp %a got %a\n",(double)x0,(double)(x0),(double)e,(double)g); b++; } } if(b) printf("rcp_rn_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double a=rd(); fesetround(mode("rz")); volatile double va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rz_f32_f64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rz_f32_f64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rz_f32_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double a=rd(); fesetround(mode("rm")); volatile double va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rm_f32_f64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rm_f32_f64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rm_f32_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double a=rd(); fesetround(mode("rp")); volatile double va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rp_f32_f64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rp_f32_f64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rp_f32_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double a=rd(); fesetround(mode("rn")); volatile double va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rn_f32_f64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rn_f32_f64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rn_f32_f64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rz")); volatile long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rz_f32_s64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rz_f32_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rz_f32_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rm")); volatile long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rm_f32_s64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rm_f32_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rm_f32_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rp")); volatile long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rp_f32_s64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rp_f32_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rp_f32_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rn")); volatile long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rn_f32_s64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rn_f32_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rn_f32_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rz")); volatile long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rz_f64_s64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rz_f64_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rz_f64_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rm")); volatile long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rm_f64_s64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rm_f64_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rm_f64_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rp")); volatile long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rp_f64_s64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rp_f64_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rp_f64_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ long long a=((long long)(rnd() >> (rnd()%64))); fesetround(mode("rn")); volatile long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rn_f64_s64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rn_f64_s64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rn_f64_s64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rz")); volatile unsigned long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rz_f32_u64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rz_f32_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rz_f32_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rm")); volatile unsigned long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rm_f32_u64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rm_f32_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rm_f32_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rp")); volatile unsigned long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rp_f32_u64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rp_f32_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rp_f32_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rn")); volatile unsigned long long va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rn_f32_u64(a); if(!same32(e,g)){ if(b<3) printf("cvt_rn_f32_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rn_f32_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int a=(int)rnd(); fesetround(mode("rz")); volatile int va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rz_f32_s32(a); if(!same32(e,g)){ if(b<3) printf("cvt_rz_f32_s32 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rz_f32_s32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int a=(int)rnd(); fesetround(mode("rm")); volatile int va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rm_f32_s32(a); if(!same32(e,g)){ if(b<3) printf("cvt_rm_f32_s32 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rm_f32_s32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int a=(int)rnd(); fesetround(mode("rp")); volatile int va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rp_f32_s32(a); if(!same32(e,g)){ if(b<3) printf("cvt_rp_f32_s32 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rp_f32_s32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int a=(int)rnd(); fesetround(mode("rn")); volatile int va=a; float e=(float)va; fesetround(FE_TONEAREST); float g=cvt_rn_f32_s32(a); if(!same32(e,g)){ if(b<3) printf("cvt_rn_f32_s32 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rn_f32_s32: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rz")); volatile unsigned long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rz_f64_u64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rz_f64_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rz_f64_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rm")); volatile unsigned long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rm_f64_u64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rm_f64_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rm_f64_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rp")); volatile unsigned long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rp_f64_u64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rp_f64_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rp_f64_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ unsigned long long a=((unsigned long long)(rnd() >> (rnd()%64))); fesetround(mode("rn")); volatile unsigned long long va=a; double e=(double)va; fesetround(FE_TONEAREST); double g=cvt_rn_f64_u64(a); if(!same64(e,g)){ if(b<3) printf("cvt_rn_f64_u64 %a: exp %a got %a\n",(double)a,(double)e,(double)g); b++; } } if(b) printf("cvt_rn_f64_u64: %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rz")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rz_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("mul_rz_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rm")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rm_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("mul_rm_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rp")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rp_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("mul_rp_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rn")); volatile double e=x0*x1; fesetround(FE_TONEAREST); double g=mul_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("mul_rn_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("mul_rn_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rz")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rz_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rz_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("fma_rz_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rm")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rm_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rm_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("fma_rm_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rp")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rp_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rp_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("fma_rp_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ int big=(i%3==2); double x0=rdEdge(big); double x1=rdEdge(big); double x2=(i%2)?rdEdge(0):-(x0*x1)*(1+ldexp((double)(int)(rnd()%2001)-1000.0,-60)); if(i%7==0) x2=rd(); if(i%5==4){ uint64_t u0=(rnd()&0x800fffffffffffffull)|((uint64_t)(0x3ff+511+rnd()%2)<<52), u1=(rnd()&0x000fffffffffffffull)|((uint64_t)(0x3ff+512)<<52), u2=0x7fefffffffffffffull-(rnd()%(1ull<<(rnd()%53))); memcpy(&x0,&u0,8); memcpy(&x1,&u1,8); memcpy(&x2,&u2,8); if(x0>0) x2=-x2; } fesetround(mode("rn")); volatile double e=fma(x0,x1,x2); fesetround(FE_TONEAREST); double g=fma_rn_f64(x0, x1, x2); if(!same64(e,g)){ if(b<3) printf("fma_rn_f64 (edge) %a %a %a: exp %a got %a\n",x0,x1,x2,e,g); b++; } } if(b) printf("fma_rn_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=i%2?rdExp(0,1):rdExp(0x3ff-100,200); double x1=rdExp(0x3ff+920,100); if(i%5==0) x1=1/x1; fesetround(mode("rz")); volatile double e=x0/x1; volatile double e2=1/x1; fesetround(FE_TONEAREST); double g=div_rz_f64(x0, x1); double g2=rcp_rz_f64(x1); if(!same64(e,g) || !same64(e2,g2)){ if(b<3) printf("div/rcp_rz_f64 (edge) %a %a: exp %a %a got %a %a\n",x0,x1,(double)e,(double)e2,g,g2); b++; } } if(b) printf("div/rcp_rz_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rz")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rz_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("add_rz_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rz")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rz_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rz_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("sub_rz_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=i%2?rdExp(0,1):rdExp(0x3ff-100,200); double x1=rdExp(0x3ff+920,100); if(i%5==0) x1=1/x1; fesetround(mode("rm")); volatile double e=x0/x1; volatile double e2=1/x1; fesetround(FE_TONEAREST); double g=div_rm_f64(x0, x1); double g2=rcp_rm_f64(x1); if(!same64(e,g) || !same64(e2,g2)){ if(b<3) printf("div/rcp_rm_f64 (edge) %a %a: exp %a %a got %a %a\n",x0,x1,(double)e,(double)e2,g,g2); b++; } } if(b) printf("div/rcp_rm_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rm")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rm_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("add_rm_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rm")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rm_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rm_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("sub_rm_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=i%2?rdExp(0,1):rdExp(0x3ff-100,200); double x1=rdExp(0x3ff+920,100); if(i%5==0) x1=1/x1; fesetround(mode("rp")); volatile double e=x0/x1; volatile double e2=1/x1; fesetround(FE_TONEAREST); double g=div_rp_f64(x0, x1); double g2=rcp_rp_f64(x1); if(!same64(e,g) || !same64(e2,g2)){ if(b<3) printf("div/rcp_rp_f64 (edge) %a %a: exp %a %a got %a %a\n",x0,x1,(double)e,(double)e2,g,g2); b++; } } if(b) printf("div/rcp_rp_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rp")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rp_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("add_rp_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rp")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rp_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rp_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("sub_rp_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=i%2?rdExp(0,1):rdExp(0x3ff-100,200); double x1=rdExp(0x3ff+920,100); if(i%5==0) x1=1/x1; fesetround(mode("rn")); volatile double e=x0/x1; volatile double e2=1/x1; fesetround(FE_TONEAREST); double g=div_rn_f64(x0, x1); double g2=rcp_rn_f64(x1); if(!same64(e,g) || !same64(e2,g2)){ if(b<3) printf("div/rcp_rn_f64 (edge) %a %a: exp %a %a got %a %a\n",x0,x1,(double)e,(double)e2,g,g2); b++; } } if(b) printf("div/rcp_rn_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rn")); volatile double e=x0+x1; fesetround(FE_TONEAREST); double g=add_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("add_rn_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("add_rn_f64 (edge): %d bad\n",b); bad+=b; }
-{ int b=0; for(int i=0;i<N;i++){ double x0=rdExp(0x7fb,4); double x1=rdExp(0x7c2,61); fesetround(mode("rn")); volatile double e=x0-x1; fesetround(FE_TONEAREST); double g=sub_rn_f64(x0, x1); if(!same64(e,g)){ if(b<3) printf("sub_rn_f64 (edge) %a %a: exp %a got %a\n",x0,x1,(double)e,g); b++; } } if(b) printf("sub_rn_f64 (edge): %d bad\n",b); bad+=b; }
-printf("total bad %d\n", bad); return bad!=0; }
+// One mismatch of `what` (operands x0..x2, `nx` of them printed): counted, the first 3 printed.
+static void mismatch(const char *what, int *b, int nx, double x0, double x1, double x2, double e, double g) {
+  if ((*b)++ >= 3) return;
+  printf("%s", what);
+  const double xs[3] = {x0, x1, x2};
+  for (int k = 0; k < nx; ++k) printf(" %a", xs[k]);
+  printf(": exp %a got %a\n", e, g);
+}
+static int done(const char *what, int b) { if (b) printf("%s: %d bad\n", what, b); return b; }
+
+// ---- the checks ----------------------------------------------------------------------------
+static int checkArith32(const struct Rounding *R, enum Op op, int N) {
+  char name[32]; snprintf(name, sizeof name, "%s_%s_f32", kOpName[op], R->name);
+  int b = 0;
+  for (int i = 0; i < N; i++) {
+    float x[3] = {0, 0, 0};
+    for (int k = 0; k < kArity[op]; ++k) x[k] = rf();
+    fesetround(R->mode); volatile float e = host32(op, x[0], x[1], x[2]); fesetround(FE_TONEAREST);
+    float g = dev32(R->f32[op], op, x[0], x[1], x[2]);
+    if (!same32(e, g)) mismatch(name, &b, kArity[op], x[0], x[1], x[2], e, g);
+  }
+  return done(name, b);
+}
+static int checkArith64(const struct Rounding *R, enum Op op, int N) {
+  char name[32]; snprintf(name, sizeof name, "%s_%s_f64", kOpName[op], R->name);
+  int b = 0;
+  for (int i = 0; i < N; i++) {
+    double x[3] = {0, 0, 0};
+    for (int k = 0; k < kArity[op]; ++k) x[k] = rd();
+    fesetround(R->mode); volatile double e = host64(op, x[0], x[1], x[2]); fesetround(FE_TONEAREST);
+    double g = dev64(R->f64[op], op, x[0], x[1], x[2]);
+    if (!same64(e, g)) mismatch(name, &b, kArity[op], x[0], x[1], x[2], e, g);
+  }
+  return done(name, b);
+}
+static int checkCvt(const struct Rounding *R, enum Cvt c, int N) {
+  char name[32]; snprintf(name, sizeof name, "cvt_%s_%s", R->name, kCvtName[c]);
+  Fn f = R->cvt[c];
+  int b = 0;
+  for (int i = 0; i < N; i++) {
+    volatile double d = 0; volatile long long s = 0; volatile unsigned long long u = 0; volatile int w = 0;
+    double a;
+    switch (c) {
+    case F32_F64: a = d = rd(); break;
+    case F32_S64: case F64_S64: a = (double)(s = (long long)shifted()); break;
+    case F32_U64: case F64_U64: a = (double)(u = shifted()); break;
+    default: a = w = (int)rnd(); break;
+    }
+    fesetround(R->mode);
+    float e32 = 0; double e64 = 0;
+    switch (c) {
+    case F32_F64: e32 = (float)d; break;
+    case F32_S64: e32 = (float)s; break;
+    case F64_S64: e64 = (double)s; break;
+    case F32_U64: e32 = (float)u; break;
+    case F32_S32: e32 = (float)w; break;
+    default: e64 = (double)u; break;
+    }
+    fesetround(FE_TONEAREST);
+    int ok;
+    double e, g;
+    switch (c) {
+    case F32_F64: { float r = ((float (*)(double))f)(d); ok = same32(e32, r); e = e32; g = r; break; }
+    case F32_S64: { float r = ((float (*)(long long))f)(s); ok = same32(e32, r); e = e32; g = r; break; }
+    case F64_S64: { double r = ((double (*)(long long))f)(s); ok = same64(e64, r); e = e64; g = r; break; }
+    case F32_U64: { float r = ((float (*)(unsigned long long))f)(u); ok = same32(e32, r); e = e32; g = r; break; }
+    case F32_S32: { float r = ((float (*)(int))f)(w); ok = same32(e32, r); e = e32; g = r; break; }
+    default: { double r = ((double (*)(unsigned long long))f)(u); ok = same64(e64, r); e = e64; g = r; break; }
+    }
+    if (!ok) mismatch(name, &b, 1, a, 0, 0, e, g);
+  }
+  return done(name, b);
+}
+static int checkMulFmaEdge(const struct Rounding *R, enum Op op, int N) {
+  char name[40]; snprintf(name, sizeof name, "%s_%s_f64 (edge)", kOpName[op], R->name);
+  int b = 0;
+  for (int i = 0; i < N; i++) {
+    double x0, x1, x2;
+    edgeOperands(i, &x0, &x1, &x2);
+    fesetround(R->mode); volatile double e = host64(op, x0, x1, x2); fesetround(FE_TONEAREST);
+    double g = dev64(R->f64[op], op, x0, x1, x2);
+    if (!same64(e, g)) mismatch(name, &b, 3, x0, x1, x2, e, g);
+  }
+  return done(name, b);
+}
+// div and rcp with quotients in the subnormal range (and a few huge ones).
+static int checkDivRcpEdge(const struct Rounding *R, int N) {
+  char name[40]; snprintf(name, sizeof name, "div/rcp_%s_f64 (edge)", R->name);
+  int b = 0;
+  for (int i = 0; i < N; i++) {
+    double x0 = i%2 ? rdExp(0,1) : rdExp(0x3ff-100,200); double x1 = rdExp(0x3ff+920,100); if (i%5==0) x1 = 1/x1;
+    fesetround(R->mode); volatile double e = x0/x1; volatile double e2 = 1/x1; fesetround(FE_TONEAREST);
+    double g = dev64(R->f64[DIV], DIV, x0, x1, 0), g2 = dev64(R->f64[RCP], RCP, x1, 0, 0);
+    if (!same64(e, g) || !same64(e2, g2)) mismatch(name, &b, 2, x0, x1, 0, same64(e, g) ? e2 : e, same64(e, g) ? g2 : g);
+  }
+  return done(name, b);
+}
+// add/sub with operands near DBL_MAX (sums that round to or past the largest finite value).
+static int checkAddSubEdge(const struct Rounding *R, enum Op op, int N) {
+  char name[40]; snprintf(name, sizeof name, "%s_%s_f64 (edge)", kOpName[op], R->name);
+  int b = 0;
+  for (int i = 0; i < N; i++) {
+    double x0 = rdExp(0x7fb,4); double x1 = rdExp(0x7c2,61);
+    fesetround(R->mode); volatile double e = host64(op, x0, x1, 0); fesetround(FE_TONEAREST);
+    double g = dev64(R->f64[op], op, x0, x1, 0);
+    if (!same64(e, g)) mismatch(name, &b, 2, x0, x1, 0, e, g);
+  }
+  return done(name, b);
+}
+
+int main(void) {
+  const int N = 20000;
+  int bad = 0;
+  for (int r = 0; r < 4; r++)
+    for (int op = 0; op < NUM_OPS; op++) bad += checkArith32(&kRoundings[r], (enum Op)op, N);
+  for (int r = 0; r < 4; r++)
+    for (int op = 0; op < NUM_OPS; op++) bad += checkArith64(&kRoundings[r], (enum Op)op, N);
+  for (int c = 0; c < NUM_CVTS; c++)
+    for (int r = 0; r < 4; r++) bad += checkCvt(&kRoundings[r], (enum Cvt)c, N);
+  for (int r = 0; r < 4; r++) bad += checkMulFmaEdge(&kRoundings[r], MUL, N);
+  for (int r = 0; r < 4; r++) bad += checkMulFmaEdge(&kRoundings[r], FMA, N);
+  for (int r = 0; r < 4; r++) {
+    bad += checkDivRcpEdge(&kRoundings[r], N);
+    bad += checkAddSubEdge(&kRoundings[r], ADD, N);
+    bad += checkAddSubEdge(&kRoundings[r], SUB, N);
+  }
+  printf("total bad %d\n", bad);
+  return bad != 0;
+}
