@@ -566,6 +566,18 @@ int deviceAttr(cudaDeviceAttr A) {
   }
 }
 
+// Copies N bytes between `Host` and a registered variable at byte offset Off
+// (ToSymbol: into the variable). Checks the range against the variable's size.
+cudaError_t copySymbol(const void *Sym, size_t Off, size_t N, void *Host, bool ToSymbol) {
+  State &St = S();
+  std::lock_guard<std::mutex> L(St.mu);
+  uint64_t A;
+  size_t Size;
+  if (cudaError_t E = symbolAddress(St, Sym, A, Size)) return setErr(St, E);
+  if (Off + N > Size) return setErr(St, cudaErrorInvalidValue);
+  void *Var = reinterpret_cast<void *>(A + Off);
+  return ToSymbol ? copyAny(St, Var, Host, N) : copyAny(St, Host, Var, N);
+}
 } // namespace
 
 extern "C" {
@@ -764,22 +776,10 @@ cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *Sym, const void *Src, size_t N, size_t Off, cudaMemcpyKind) {
-  State &St = S();
-  std::lock_guard<std::mutex> L(St.mu);
-  uint64_t A;
-  size_t Size;
-  if (cudaError_t E = symbolAddress(St, Sym, A, Size)) return setErr(St, E);
-  if (Off + N > Size) return setErr(St, cudaErrorInvalidValue);
-  return copyAny(St, reinterpret_cast<void *>(A + Off), Src, N);
+  return copySymbol(Sym, Off, N, const_cast<void *>(Src), true);
 }
 cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Sym, size_t N, size_t Off, cudaMemcpyKind) {
-  State &St = S();
-  std::lock_guard<std::mutex> L(St.mu);
-  uint64_t A;
-  size_t Size;
-  if (cudaError_t E = symbolAddress(St, Sym, A, Size)) return setErr(St, E);
-  if (Off + N > Size) return setErr(St, cudaErrorInvalidValue);
-  return copyAny(St, Dst, reinterpret_cast<const void *>(A + Off), N);
+  return copySymbol(Sym, Off, N, Dst, false);
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void *Sym, const void *Src, size_t N, size_t Off, cudaMemcpyKind K,
                                     cudaStream_t) {

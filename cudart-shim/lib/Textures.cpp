@@ -163,6 +163,17 @@ cudaError_t badArray(const char *Call) {
   return fail(cudaErrorInvalidResourceHandle, std::string(Call) + ": not a CUDA array of this runtime");
 }
 
+// arrayRegion of a live array, looked up under the registry lock; also its row pitch.
+cudaError_t liveArrayRegion(const void *Array, size_t XBytes, size_t Y, size_t W, size_t H, uint64_t &Addr,
+                            uint64_t &Pitch, const char *Call) {
+  std::lock_guard<std::mutex> L(R().mu);
+  const cudaArray *A = findArray(Array);
+  if (!A) return badArray(Call);
+  if (cudaError_t E = arrayRegion(*A, XBytes, Y, W, H, Addr, Call)) return E;
+  Pitch = A->pitch;
+  return cudaSuccess;
+}
+
 // Fills the descriptor of an array resource.
 void describeArray(const cudaArray &A, ptx_tex_desc &T) {
   T.base = A.base;
@@ -324,26 +335,14 @@ cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *Desc, cudaArray_const_t A)
 cudaError_t cudaMemcpy2DToArray(cudaArray_t Dst, size_t WOff, size_t HOff, const void *Src, size_t SPitch, size_t W,
                                 size_t H, cudaMemcpyKind K) {
   uint64_t Addr, Pitch;
-  {
-    std::lock_guard<std::mutex> L(R().mu);
-    const cudaArray *A = findArray(Dst);
-    if (!A) return badArray("cudaMemcpy2DToArray");
-    if (cudaError_t E = arrayRegion(*A, WOff, HOff, W, H, Addr, "cudaMemcpy2DToArray")) return E;
-    Pitch = A->pitch;
-  }
+  if (cudaError_t E = liveArrayRegion(Dst, WOff, HOff, W, H, Addr, Pitch, "cudaMemcpy2DToArray")) return E;
   if (H > 1 && SPitch < W) return fail(cudaErrorInvalidPitchValue, "cudaMemcpy2DToArray: spitch < width");
   return cudaMemcpy2D(reinterpret_cast<void *>(Addr), Pitch, Src, SPitch, W, H, K);
 }
 cudaError_t cudaMemcpy2DFromArray(void *Dst, size_t DPitch, cudaArray_const_t Src, size_t WOff, size_t HOff, size_t W,
                                   size_t H, cudaMemcpyKind K) {
   uint64_t Addr, Pitch;
-  {
-    std::lock_guard<std::mutex> L(R().mu);
-    const cudaArray *A = findArray(Src);
-    if (!A) return badArray("cudaMemcpy2DFromArray");
-    if (cudaError_t E = arrayRegion(*A, WOff, HOff, W, H, Addr, "cudaMemcpy2DFromArray")) return E;
-    Pitch = A->pitch;
-  }
+  if (cudaError_t E = liveArrayRegion(Src, WOff, HOff, W, H, Addr, Pitch, "cudaMemcpy2DFromArray")) return E;
   if (H > 1 && DPitch < W) return fail(cudaErrorInvalidPitchValue, "cudaMemcpy2DFromArray: dpitch < width");
   return cudaMemcpy2D(Dst, DPitch, reinterpret_cast<const void *>(Addr), Pitch, W, H, K);
 }
@@ -398,15 +397,8 @@ cudaError_t cudaMemcpyFromArrayAsync(void *Dst, cudaArray_const_t Src, size_t WO
 cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t Dst, size_t WOffDst, size_t HOffDst, cudaArray_const_t Src,
                                      size_t WOffSrc, size_t HOffSrc, size_t W, size_t H, cudaMemcpyKind K) {
   uint64_t DA, SA, DP, SP;
-  {
-    std::lock_guard<std::mutex> L(R().mu);
-    const cudaArray *D = findArray(Dst), *S = findArray(Src);
-    if (!D || !S) return badArray("cudaMemcpy2DArrayToArray");
-    if (cudaError_t E = arrayRegion(*D, WOffDst, HOffDst, W, H, DA, "cudaMemcpy2DArrayToArray")) return E;
-    if (cudaError_t E = arrayRegion(*S, WOffSrc, HOffSrc, W, H, SA, "cudaMemcpy2DArrayToArray")) return E;
-    DP = D->pitch;
-    SP = S->pitch;
-  }
+  if (cudaError_t E = liveArrayRegion(Dst, WOffDst, HOffDst, W, H, DA, DP, "cudaMemcpy2DArrayToArray")) return E;
+  if (cudaError_t E = liveArrayRegion(Src, WOffSrc, HOffSrc, W, H, SA, SP, "cudaMemcpy2DArrayToArray")) return E;
   return cudaMemcpy2D(reinterpret_cast<void *>(DA), DP, reinterpret_cast<const void *>(SA), SP, W, H, K);
 }
 cudaError_t cudaMemcpyArrayToArray(cudaArray_t Dst, size_t WOffDst, size_t HOffDst, cudaArray_const_t Src,
