@@ -8,7 +8,7 @@ PKGS=(
   antlr4 libantlr4-runtime-dev
   libspdlog-dev libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev liblz4-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
-  libamdhip64-dev
+  libamdhip64-dev libhsa-runtime-dev libhsakmt1 rocminfo libamd-comgr-dev linux-libc-dev
   libmimalloc-dev
 )
 missing=()
