@@ -7,10 +7,15 @@
 // the emulated architecture, follows __fatBinC_Wrapper_t (v1: `data`; v2:
 // the NULL-terminated list of prelinked containers) and finds the
 // `.nv_fatbin` / `__nv_relfatbin` sections of a host ELF with LLVM's object
-// library. All reads are bounds-checked against the caller's size.
+// library. All reads are bounds-checked against the caller's size, or in
+// process memory against the readable extent of the mapping; decompressed
+// sizes are capped before allocation (Limits.h).
 //
 //===----------------------------------------------------------------------===//
 #include "fatbin/Fatbin.h"
+#include "fatbin/FormatError.h"
+#include "fatbin/Limits.h"
+#include "fatbin/ProcessMemory.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Object/ObjectFile.h"
@@ -19,14 +24,20 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace ptxfatbin {
-namespace {
 
-llvm::Error err(const llvm::Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "fatbin: " + Msg);
+char FormatError::ID = 0;
+
+void FormatError::log(llvm::raw_ostream &OS) const {
+  OS << "fatbin: " << Message << " (field " << Field << " at offset 0x";
+  OS.write_hex(Offset);
+  OS << ")";
 }
+
+namespace {
 
 template <typename T> T rd(const uint8_t *P) {
   T V;
@@ -46,22 +57,32 @@ std::string readString(const uint8_t *E, uint32_t HdrSize, uint32_t Off, uint32_
   return std::string(reinterpret_cast<const char *>(E + Off), Len);
 }
 
-} // namespace
-
-llvm::Expected<Container> parseContainer(const uint8_t *Data, uint64_t Avail) {
-  if (Avail < 16) return err("container truncated: " + llvm::Twine(Avail) + " bytes, header needs 16");
+// Container at byte Base of its input (Base only appears in messages).
+llvm::Expected<Container> parseContainerAt(const uint8_t *Data, uint64_t Avail, uint64_t Base) {
+  if (Avail < 16)
+    return formatError("container.header", Base,
+                       "container truncated: " + llvm::Twine(Avail) + " bytes, the header needs 16");
   uint32_t Magic = rd<uint32_t>(Data);
-  if (Magic != ContainerMagic) return err("bad container magic " + hex(Magic) + " (expected 0xba55ed50)");
+  if (Magic != ContainerMagic)
+    return formatError("container.magic", Base, "bad container magic " + hex(Magic) + " (expected 0xba55ed50)");
   uint16_t HdrSize = rd<uint16_t>(Data + 6);
   uint64_t FatSize = rd<uint64_t>(Data + 8);
-  if (HdrSize < 16 || HdrSize > Avail || FatSize > Avail - HdrSize)
-    return err("container header size " + llvm::Twine(HdrSize) + " / fat size " + llvm::Twine(FatSize) +
-               " exceed the " + llvm::Twine(Avail) + " bytes available");
+  if (HdrSize < 16 || HdrSize > Avail)
+    return formatError("container.header_size", Base + 6,
+                       "container header size " + llvm::Twine(HdrSize) + " is below 16 or exceeds the " +
+                           llvm::Twine(Avail) + " bytes available");
+  if (FatSize > Avail - HdrSize)
+    return formatError("container.fat_size", Base + 8,
+                       "container fat size " + llvm::Twine(FatSize) + " exceeds the " + llvm::Twine(Avail - HdrSize) +
+                           " bytes available after its header");
   Container C;
   C.size = HdrSize + FatSize;
   uint64_t Off = HdrSize;
   while (Off < C.size) {
-    if (C.size - Off < 0x40) return err("entry at container offset " + hex(Off) + " truncated");
+    uint64_t At = Base + Off; // of this entry, in the input
+    if (C.size - Off < 0x40)
+      return formatError("entry.header", At,
+                         "entry truncated: " + llvm::Twine(C.size - Off) + " bytes left in the container, header needs 64");
     const uint8_t *E = Data + Off;
     Entry En;
     En.offsetInContainer = Off;
@@ -76,17 +97,22 @@ llvm::Expected<Container> parseContainer(const uint8_t *Data, uint64_t Avail) {
     uint32_t NameOff = rd<uint32_t>(E + 0x20), NameLen = rd<uint32_t>(E + 0x24);
     En.flags = rd<uint64_t>(E + 0x28);
     En.uncompressedSize = rd<uint64_t>(E + 0x38);
-    if (EHdr < 0x40 || EHdr > C.size - Off || PSize > C.size - Off - EHdr)
-      return err("entry at container offset " + hex(Off) + ": header size " + hex(EHdr) + " / payload size " +
-                 hex(PSize) + " exceed the container");
+    if (EHdr < 0x40 || EHdr > C.size - Off)
+      return formatError("entry.header_size", At + 4,
+                         "entry header size " + hex(EHdr) + " is below 0x40 or exceeds the " + hex(C.size - Off) +
+                             " bytes left in the container");
+    if (PSize > C.size - Off - EHdr)
+      return formatError("entry.payload_size", At + 8,
+                         "entry payload size " + hex(PSize) + " exceeds the " + hex(C.size - Off - EHdr) +
+                             " bytes left in the container");
     En.name = readString(E, EHdr, NameOff, NameLen);
     if (OptOff && uint64_t(OptOff) + 8 <= EHdr)
       En.options = readString(E, EHdr, rd<uint32_t>(E + OptOff), rd<uint32_t>(E + OptOff + 4));
     uint64_t Stored = PSize;
     if (En.compressed()) {
       if (CSize == 0 || CSize > PSize)
-        return err("entry at container offset " + hex(Off) + ": compressed size " + llvm::Twine(CSize) +
-                   " invalid for payload size " + llvm::Twine(PSize));
+        return formatError("entry.compressed_size", At + 0x10,
+                           "compressed size " + llvm::Twine(CSize) + " invalid for payload size " + llvm::Twine(PSize));
       Stored = CSize;
     }
     En.stored = llvm::ArrayRef<uint8_t>(E + EHdr, Stored);
@@ -96,6 +122,12 @@ llvm::Expected<Container> parseContainer(const uint8_t *Data, uint64_t Avail) {
   return C;
 }
 
+} // namespace
+
+llvm::Expected<Container> parseContainer(const uint8_t *Data, uint64_t Avail) {
+  return parseContainerAt(Data, Avail, 0);
+}
+
 llvm::Expected<std::vector<Container>> parseContainers(llvm::ArrayRef<uint8_t> Bytes) {
   std::vector<Container> Out;
   uint64_t Off = 0;
@@ -103,34 +135,58 @@ llvm::Expected<std::vector<Container>> parseContainers(llvm::ArrayRef<uint8_t> B
     if (rd<uint32_t>(Bytes.data() + Off) != ContainerMagic) {
       // Sections are padded to 8; trailing zero padding ends the list.
       bool AllZero = true;
-      for (uint64_t I = Off; I < Bytes.size(); ++I) AllZero &= Bytes[I] == 0;
+      for (uint64_t I = Off; I < Bytes.size() && AllZero; ++I) AllZero &= Bytes[I] == 0;
       if (AllZero) break;
-      return err("no container magic at offset " + hex(Off));
+      return formatError("container.magic", Off, "no container magic at offset " + hex(Off));
     }
-    auto C = parseContainer(Bytes.data() + Off, Bytes.size() - Off);
+    auto C = parseContainerAt(Bytes.data() + Off, Bytes.size() - Off, Off);
     if (!C) return C.takeError();
     Off += (C->size + 7) & ~uint64_t(7);
     Out.push_back(std::move(*C));
   }
-  if (Out.empty()) return err("no fatbin container found");
+  if (Out.empty()) return formatError("container", 0, "no fatbin container found");
   return Out;
+}
+
+uint64_t maxDecompressedSize(const Entry &E) {
+  uint64_t Ratio = (E.flags & FlagCompressedZstd) ? MaxZstdRatio : MaxLZ4Ratio;
+  uint64_t N = E.stored.size();
+  uint64_t ByRatio = N > (MaxPayloadBytes - RatioSlack) / Ratio ? MaxPayloadBytes : N * Ratio + RatioSlack;
+  return std::min(ByRatio, MaxPayloadBytes);
 }
 
 llvm::Expected<std::string> payload(const Entry &E) {
   std::string Out;
+  uint64_t At = E.offsetInContainer;
+  if (E.compressed()) {
+    uint64_t Cap = maxDecompressedSize(E);
+    if (E.uncompressedSize == 0 || E.uncompressedSize > Cap)
+      return formatError("entry.uncompressed_size", At + 0x38,
+                         "uncompressed size " + llvm::Twine(E.uncompressedSize) + " of a " +
+                             llvm::Twine(E.stored.size()) + "-byte compressed payload is 0 or above the limit of " +
+                             llvm::Twine(Cap) + " bytes (min(1 GiB, compressed size x ratio bound))");
+  }
   if (E.flags & FlagCompressedZstd) {
+    unsigned long long Declared = ZSTD_getFrameContentSize(E.stored.data(), E.stored.size());
+    if (Declared == ZSTD_CONTENTSIZE_ERROR)
+      return formatError("entry.payload", At, "zstd payload of entry at offset " + hex(At) + " is not a zstd frame");
+    if (Declared != ZSTD_CONTENTSIZE_UNKNOWN && Declared != E.uncompressedSize)
+      return formatError("entry.uncompressed_size", At + 0x38,
+                         "uncompressed size " + llvm::Twine(E.uncompressedSize) + " differs from the zstd frame's " +
+                             llvm::Twine(Declared));
     Out.resize(E.uncompressedSize);
     size_t R = ZSTD_decompress(Out.data(), Out.size(), E.stored.data(), E.stored.size());
     if (ZSTD_isError(R))
-      return err("zstd payload of entry at offset " + hex(E.offsetInContainer) + ": " + ZSTD_getErrorName(R));
+      return formatError("entry.payload", At,
+                         "zstd payload of entry at offset " + hex(At) + ": " + ZSTD_getErrorName(R));
     Out.resize(R);
   } else if (E.flags & FlagCompressedLZ4) {
-    if (E.uncompressedSize > uint64_t(INT32_MAX) || E.stored.size() > uint64_t(INT32_MAX))
-      return err("LZ4 payload too large");
+    if (E.stored.size() > uint64_t(INT32_MAX) || E.uncompressedSize > uint64_t(INT32_MAX))
+      return formatError("entry.compressed_size", At + 0x10, "LZ4 payload too large");
     Out.resize(E.uncompressedSize);
     int R = LZ4_decompress_safe(reinterpret_cast<const char *>(E.stored.data()), Out.data(), int(E.stored.size()),
                                 int(Out.size()));
-    if (R < 0) return err("LZ4 payload of entry at offset " + hex(E.offsetInContainer) + " is corrupt");
+    if (R < 0) return formatError("entry.payload", At, "LZ4 payload of entry at offset " + hex(At) + " is corrupt");
     Out.resize(size_t(R));
   } else {
     Out.assign(reinterpret_cast<const char *>(E.stored.data()), E.stored.size());
@@ -166,20 +222,38 @@ llvm::Error appendBestPTX(const Container &C, uint32_t MaxArch, std::vector<PTXM
   return llvm::Error::success();
 }
 
-// A container in process memory: its size is only known from its header.
-llvm::Expected<Container> containerInMemory(const void *P) {
-  const auto *B = static_cast<const uint8_t *>(P);
-  if (!B) return err("NULL container pointer");
-  if (rd<uint32_t>(B) != ContainerMagic) return err("bad container magic " + hex(rd<uint32_t>(B)));
-  uint64_t Size = rd<uint16_t>(B + 6) + rd<uint64_t>(B + 8);
-  return parseContainer(B, Size);
+std::string ptr(const void *P) {
+  char B[32];
+  snprintf(B, sizeof B, "%p", P);
+  return B;
 }
 
 } // namespace
 
+llvm::Expected<Container> containerInMemory(const void *P) {
+  const auto *B = static_cast<const uint8_t *>(P);
+  if (!B) return formatError("container", 0, "NULL container pointer");
+  uint64_t Ext = readableExtent(B, MaxContainerBytes);
+  if (Ext < 16)
+    return formatError("container.header", 0,
+                       "container at " + ptr(P) + ": only " + llvm::Twine(Ext) +
+                           " bytes are readable, the header needs 16");
+  if (rd<uint32_t>(B) != ContainerMagic)
+    return formatError("container.magic", 0, "bad container magic " + hex(rd<uint32_t>(B)) + " at " + ptr(P));
+  uint64_t HdrSize = rd<uint16_t>(B + 6), FatSize = rd<uint64_t>(B + 8);
+  if (HdrSize > Ext || FatSize > Ext - HdrSize)
+    return formatError("container.fat_size", 8,
+                       "container at " + ptr(P) + " declares " + llvm::Twine(HdrSize) + " + " + llvm::Twine(FatSize) +
+                           " bytes, but only " + llvm::Twine(Ext) + " bytes are readable there");
+  return parseContainer(B, HdrSize + FatSize);
+}
+
 llvm::Expected<std::vector<PTXModule>> ptxFromWrapper(const void *Wrapper, uint32_t MaxArch) {
   const auto *W = static_cast<const uint8_t *>(Wrapper);
-  if (!W) return err("NULL fat binary wrapper");
+  if (!W) return formatError("wrapper", 0, "NULL fat binary wrapper");
+  uint64_t Ext = readableExtent(W, 24);
+  if (Ext < 8)
+    return formatError("wrapper.magic", 0, "fat binary wrapper at " + ptr(W) + " is not readable memory");
   uint32_t Magic = rd<uint32_t>(W), Version = rd<uint32_t>(W + 4);
   std::vector<PTXModule> Out;
   if (Magic == ContainerMagic) { // a bare container (cuModuleLoadFatBinary style)
@@ -188,7 +262,11 @@ llvm::Expected<std::vector<PTXModule>> ptxFromWrapper(const void *Wrapper, uint3
     if (auto E = appendBestPTX(*C, MaxArch, Out)) return std::move(E);
     return Out;
   }
-  if (Magic != WrapperMagic) return err("bad wrapper magic " + hex(Magic) + " (expected 0x466243b1)");
+  if (Magic != WrapperMagic)
+    return formatError("wrapper.magic", 0, "bad wrapper magic " + hex(Magic) + " (expected 0x466243b1)");
+  if (Ext < 24)
+    return formatError("wrapper.data", 8, "fat binary wrapper at " + ptr(W) + " is truncated: " + llvm::Twine(Ext) +
+                                              " readable bytes, it needs 24");
   const void *Data = rd<const void *>(W + 8);
   const void *Aux = rd<const void *>(W + 16);
   if (Version == 1) {
@@ -197,11 +275,21 @@ llvm::Expected<std::vector<PTXModule>> ptxFromWrapper(const void *Wrapper, uint3
     if (auto E = appendBestPTX(*C, MaxArch, Out)) return std::move(E);
     return Out;
   }
-  if (Version != 2) return err("unsupported wrapper version " + llvm::Twine(Version));
+  if (Version != 2) return formatError("wrapper.version", 4, "unsupported wrapper version " + llvm::Twine(Version));
   // v2: the device-link container holds linked cubins only; the PTX lives in
   // the prelinked containers (a NULL-terminated array of container pointers).
-  for (auto *const *L = static_cast<const void *const *>(Aux); L && *L; ++L) {
-    auto C = containerInMemory(*L);
+  if (!Aux) return Out;
+  const auto *L = static_cast<const uint8_t *>(Aux);
+  uint64_t LExt = readableExtent(L, MaxPrelinkedContainers * 8);
+  for (uint64_t I = 0;; ++I) {
+    if ((I + 1) * 8 > LExt)
+      return formatError("wrapper.prelinked", 16,
+                         "prelinked container list at " + ptr(L) + " has no NULL terminator within its " +
+                             llvm::Twine(LExt) + " readable bytes (limit " + llvm::Twine(MaxPrelinkedContainers) +
+                             " entries)");
+    const void *P = rd<const void *>(L + I * 8);
+    if (!P) break;
+    auto C = containerInMemory(P);
     if (!C) return C.takeError();
     if (auto E = appendBestPTX(*C, MaxArch, Out)) return std::move(E);
   }
@@ -222,7 +310,7 @@ llvm::Expected<std::vector<PTXModule>> ptxFromFile(llvm::ArrayRef<uint8_t> Bytes
     return Out;
   }
   if (Bytes.size() < 4 || std::memcmp(Bytes.data(), "\x7f" "ELF", 4) != 0)
-    return err("input is neither an ELF file nor a fatbin container");
+    return formatError("magic", 0, "input is neither an ELF file nor a fatbin container");
   llvm::MemoryBufferRef Ref(llvm::StringRef(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()), "input");
   auto Obj = llvm::object::ObjectFile::createObjectFile(Ref);
   if (!Obj) return Obj.takeError();
@@ -238,7 +326,7 @@ llvm::Expected<std::vector<PTXModule>> ptxFromFile(llvm::ArrayRef<uint8_t> Bytes
                                                         Contents->size())))
       return std::move(E);
   }
-  if (!Found) return err("ELF input has no .nv_fatbin or __nv_relfatbin section");
+  if (!Found) return formatError("section", 0, "ELF input has no .nv_fatbin or __nv_relfatbin section");
   return Out;
 }
 

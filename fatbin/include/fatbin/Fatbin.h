@@ -6,7 +6,10 @@
 // decompresses entry payloads (zstd frames, LZ4 raw blocks). The layout is
 // the one documented in /work/shared/notes/formats.md section 1. ptx2amd only
 // consumes PTX, so the main job is "find the best PTX of each module".
-// Every malformed input is an llvm::Error naming the offset and field.
+// Every malformed input is a FormatError (FormatError.h) naming the field and
+// its offset; no declared size is trusted before it is checked against the
+// bytes present (files) or the readable extent of the mapping (process
+// memory, ProcessMemory.h), and decompression is capped (Limits.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -58,9 +61,19 @@ llvm::Expected<Container> parseContainer(const uint8_t *Data, uint64_t Avail);
 /// `.nv_fatbin` section or a `nvcc -fatbin` file.
 llvm::Expected<std::vector<Container>> parseContainers(llvm::ArrayRef<uint8_t> Bytes);
 
+/// The most bytes a compressed entry may decompress to:
+/// min(MaxPayloadBytes, stored size x ratio bound + RatioSlack) (Limits.h).
+uint64_t maxDecompressedSize(const Entry &E);
+
 /// The decompressed payload of an entry. PTX is returned without its
-/// trailing NUL padding.
+/// trailing NUL padding. A compressed entry whose uncompressed_size is 0 or
+/// above maxDecompressedSize() is an error before anything is allocated.
 llvm::Expected<std::string> payload(const Entry &E);
+
+/// A container in this process's memory (the `data` of a wrapper): its
+/// header_size + fat_size must lie within the readable extent of the mapping
+/// holding P (readableExtent), so a corrupt header is an error, not a fault.
+llvm::Expected<Container> containerInMemory(const void *P);
 
 /// Index of the best PTX entry: the highest arch <= MaxArch, else (none
 /// <= MaxArch) the lowest arch; -1 when the container has no PTX.
@@ -77,7 +90,10 @@ struct PTXModule {
 /// The PTX modules of the wrapper a program passes to
 /// __cudaRegisterFatBinary: version 1 -> the best PTX of its container;
 /// version 2 -> the best PTX of each prelinked container (for -rdc). Reads
-/// process memory; the container size comes from its header.
+/// process memory: the wrapper, the v2 list and every container are checked
+/// against the readable extent of their mappings before they are read, so
+/// any pointer (NULL, unmapped, a corrupt header) gives an error, never a
+/// signal. This is the entry point for __cudaRegisterFatBinary.
 llvm::Expected<std::vector<PTXModule>> ptxFromWrapper(const void *Wrapper, uint32_t MaxArch);
 
 /// Every PTX module of a byte buffer: an ELF host executable/object (its
