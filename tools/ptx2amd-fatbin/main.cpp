@@ -10,6 +10,7 @@
 // translator's diagnostics on stderr.
 //
 //===----------------------------------------------------------------------===//
+#include "InputFile.h"
 #include "fatbin/Fatbin.h"
 #include "ptxjit.h"
 
@@ -60,9 +61,9 @@ int main(int argc, char **argv) {
   if (Emit != "bundle" && Emit != "code-object") die("--emit must be bundle or code-object");
   if (Emit == "code-object" && Archs.size() != 1) die("a code object holds exactly one --offload-arch; use --emit=bundle");
 
-  auto Buf = llvm::MemoryBuffer::getFile(In, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!Buf) die("cannot read '" + In + "': " + Buf.getError().message());
-  llvm::ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()), (*Buf)->getBufferSize());
+  std::string Raw, ReadErr;
+  if (!ptx2amd::tools::readInputFile(In, Raw, ReadErr)) die(ReadErr);
+  llvm::ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Raw.data()), Raw.size());
   auto Mods = ptxfatbin::ptxFromFile(Bytes, SM);
   if (!Mods) die(llvm::toString(Mods.takeError()));
   if (Mods->empty()) die("'" + In + "' holds no PTX (compile with -gencode arch=compute_XX,code=compute_XX)");

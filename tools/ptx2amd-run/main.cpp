@@ -9,6 +9,7 @@
 // load, launch fault), with the emulator's report on stderr.
 //
 //===----------------------------------------------------------------------===//
+#include "InputFile.h"
 #include "emu/Emu.h"
 #include "ptxjit/Lowering.h"
 
@@ -139,15 +140,15 @@ int main(int argc, char **argv) {
   if (File.empty() || (!Check && (Kernel.empty() || !HaveGrid || !HaveBlock))) die(std::string("missing arguments\n") + Usage);
   if (Policy != "pack" && Policy != "pad") die("--warp-policy must be pack or pad");
 
-  auto Buf = llvm::MemoryBuffer::getFile(File);
-  if (!Buf) die("cannot read '" + File + "'");
+  std::string Text, ReadErr;
+  if (!ptx2amd::tools::readInputFile(File, Text, ReadErr)) die(ReadErr);
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   amdgpulower::LowerOptions LO;
   LO.arch = Arch;
   LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
   std::vector<amdgpulower::Diagnostic> Diags;
   bool IsLL = File.size() > 3 && File.substr(File.size() - 3) == ".ll";
-  auto M = ptxjit::lowerPTX((*Buf)->getBuffer(), File, *Ctx, LO, Diags,
+  auto M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags,
                             IsLL ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX);
   for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
   if (!M) die(llvm::toString(M.takeError()));

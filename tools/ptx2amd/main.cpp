@@ -7,6 +7,7 @@
 // Translation stages plug in at runInputAction() through new EmitKinds.
 //
 //===----------------------------------------------------------------------===//
+#include "InputFile.h"
 #include "Options.h"
 #include "ProcessAllocator.h"
 #include "ptx/Parser.h"
@@ -22,23 +23,7 @@
 namespace {
 
 bool readInput(const std::string &path, std::string &out, std::string *err) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    out = ss.str();
-    return true;
-  }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    *err = "cannot open '" + path + "'";
-    return false;
-  }
-  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  if (f.bad()) {
-    *err = "error reading '" + path + "'";
-    return false;
-  }
-  return true;
+  return ptx2amd::tools::readInputFile(path, out, *err);
 }
 
 bool writeOutput(const std::string &path, const std::string &data) {

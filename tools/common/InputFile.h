@@ -1,0 +1,28 @@
+//===- InputFile.h - read a tool's input file safely ------------*- C++ -*-===//
+//
+// One place where the command-line tools turn a path into bytes. Misuse
+// inputs fail with a message instead of an exception, a hang or an
+// allocation storm: a directory ("is a directory"), a missing or unreadable
+// file (the errno text), a FIFO nobody writes to (opened O_NONBLOCK so open()
+// cannot block; its read then sees EOF: "is empty"), a character device such
+// as /dev/zero or a pipe that never ends, and any file larger than MaxBytes
+// (regular files are checked by st_size before reading; streams are read in
+// chunks and stop at the cap). "-" reads stdin under the same cap.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ptx2amd::tools {
+
+/// 256 MiB: 70x the largest PTX nvcc writes for the corpus (Thrust, 3.6 MB).
+inline constexpr uint64_t MaxInputBytes = uint64_t(256) << 20;
+
+/// Reads Path ("-" = stdin) into Out; on failure returns false and sets Err
+/// to a sentence naming the path ("'x' is a directory", ...).
+bool readInputFile(const std::string &Path, std::string &Out, std::string &Err,
+                   uint64_t MaxBytes = MaxInputBytes);
+
+} // namespace ptx2amd::tools
