@@ -10,6 +10,7 @@
 // into one code object.
 //
 //===----------------------------------------------------------------------===//
+#include "BackendDiagnostics.h"
 #include "Passes.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -143,6 +144,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   auto t2 = Clock::now();
   std::vector<std::vector<char>> outputs(parts.size());
   std::vector<std::string> errors(parts.size());
+  std::vector<std::vector<Diagnostic>> partDiags(parts.size());
   std::vector<double> optTime(parts.size()), cgTime(parts.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
@@ -150,6 +152,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
       llvm::LLVMContext ctx;
       auto mod = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts[i].str(), "part"), ctx);
       if (!mod) { errors[i] = llvm::toString(mod.takeError()); continue; }
+      BackendDiagnostics bd(ctx, (*mod)->getSourceFileName());
       auto to = Clock::now();
       if (auto e = optimizeModule(**mod, opts)) { errors[i] = llvm::toString(std::move(e)); continue; }
       optTime[i] = since(to);
@@ -157,6 +160,8 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
       auto ptm = createTargetMachine(opts.arch, opts.optLevel);
       if (!ptm) { errors[i] = llvm::toString(ptm.takeError()); continue; }
       auto out = emitMachineCode(**mod, **ptm, kind == OutputKind::Assembly);
+      partDiags[i] = bd.all();
+      if (bd.hasErrors()) { errors[i] = bd.renderErrors(); continue; }
       if (!out) { errors[i] = llvm::toString(out.takeError()); continue; }
       cgTime[i] = since(tc);
       outputs[i] = std::move(*out);
@@ -167,6 +172,9 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   for (unsigned i = 1; i < nthreads; ++i) pool.emplace_back(worker);
   worker();
   for (auto &t : pool) t.join();
+  for (auto &pd : partDiags)
+    for (auto &d : pd)
+      if (d.severity != Severity::Error) diags.push_back(d);
   for (auto &e : errors)
     if (!e.empty()) return llvm::createStringError("%s", e.c_str());
   if (times) {

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRBuilder.h"
+#include "ptx/Limits.h"
 
 #include <algorithm>
 #include <charconv>
@@ -539,10 +540,42 @@ private:
       }
       if (a.managed && sp != Space::Global)
         error(var.loc, ".attribute(.managed) requires a .global variable");
+      checkVariableSize(var);
       out.push_back(std::move(var));
     }
     (void)moduleScope;
   }
+
+  // Resource limits of ptx/Limits.h: the byte size must not overflow or
+  // exceed MaxVariableBytes, initialised variables are at most
+  // MaxInitializedBytes, and all .const data at most MaxConstBytes.
+  bool checkVariableSize(const Variable &var) {
+    uint64_t bytes = var.type == Type::Pred ? 1 : (typeBits(var.type) + 7) / 8;
+    bool overflow = var.vecWidth && __builtin_mul_overflow(bytes, uint64_t(var.vecWidth), &bytes);
+    for (uint64_t d : var.dims)
+      if (d && __builtin_mul_overflow(bytes, d, &bytes)) overflow = true;
+    std::string what = "'." + std::string(spaceName(var.space)) + "' variable '" + var.name + "'";
+    if (overflow || bytes > MaxVariableBytes) {
+      error(var.loc, what + (overflow ? " has a size that overflows 64 bits" : " is " + std::to_string(bytes) +
+                                 " bytes, above the limit of 2^47 bytes"));
+      return false;
+    }
+    if (var.init && bytes > MaxInitializedBytes) {
+      error(var.loc, "initialised " + what + " is " + std::to_string(bytes) +
+                         " bytes, above the limit of 64 MiB for initialised data");
+      return false;
+    }
+    if (var.space == Space::Const && var.linkage != Linkage::Extern) {
+      constBytes_ += bytes;
+      if (constBytes_ > MaxConstBytes) {
+        error(var.loc, "too much .const data: " + std::to_string(constBytes_) + " bytes with " + what +
+                           ", above the 65536-byte constant bank");
+        return false;
+      }
+    }
+    return true;
+  }
+  uint64_t constBytes_ = 0;
 
   InitExpr initializer(PTXParser::InitializerContext *c) {
     InitExpr x;

@@ -35,6 +35,15 @@ using namespace llvm;
 
 namespace ptx2llvm {
 
+// `"ptx.loc"="line:col"` on every defined function: the position of its
+// .entry/.func directive. It survives module splitting and codegen, so
+// amdgpu-lower can put a backend error ("local memory ... exceeds limit in
+// function 'k'") at the PTX directive that caused it.
+static void setSourcePosition(Function *f, ptx::SourceLoc l) {
+  if (l.line) f->addFnAttr("ptx.loc", std::to_string(l.line) + ":" + std::to_string(l.col));
+}
+
+
 static bool isRuntimeFunction(StringRef n) {
   return n == "vprintf" || n == "__assertfail" || n == "malloc" || n == "free";
 }
@@ -157,6 +166,7 @@ void declareFunctions(ModuleCtx &mc) {
       if (pf.perf.minnctapersm) f->addFnAttr("ptx.minnctapersm", std::to_string(*pf.perf.minnctapersm));
       if (pf.perf.maxnreg) f->addFnAttr("ptx.maxnreg", std::to_string(*pf.perf.maxnreg));
       f->addFnAttr("ptx.kernel");
+      setSourcePosition(f, pf.loc);
       mc.functions[pf.name] = f;
       continue;
     }
@@ -181,6 +191,7 @@ void declareFunctions(ModuleCtx &mc) {
     if ((pf.perf.noreturn && !exits) || pf.name == "__assertfail") f->addFnAttr(Attribute::NoReturn);
     for (unsigned i = 0; i < pf.params.size() && i < f->arg_size(); ++i) f->getArg(i)->setName(pf.params[i].name);
     if (exits) f->getArg(f->arg_size() - 1)->setName("ptx.exit.flag");
+    if (pf.hasBody) setSourcePosition(f, pf.loc);
     mc.functions[pf.name] = f;
   }
 }

@@ -171,6 +171,30 @@ struct InitBuilder {
 };
 } // namespace
 
+// The array constant for elements `init` followed by zeros. Plain numbers
+// become one packed ConstantDataArray (n x element bytes of memory, however
+// long the zero tail); a per-element ConstantArray costs ~12 bytes per
+// element more and is only needed when an element is an address expression.
+static Constant *arrayInitializer(ArrayType *aty, const std::vector<Constant *> &init) {
+  Type *elt = aty->getElementType();
+  uint64_t n = aty->getNumElements();
+  bool packed = ConstantDataSequential::isElementTypeCompatible(elt);
+  for (Constant *c : init) packed &= isa<ConstantInt>(c) || isa<ConstantFP>(c);
+  if (!packed) {
+    std::vector<Constant *> all(init);
+    all.resize(n, Constant::getNullValue(elt));
+    return ConstantArray::get(aty, all);
+  }
+  uint64_t eb = elt->getPrimitiveSizeInBits() / 8;
+  std::string raw(n * eb, '\0');
+  for (size_t i = 0; i < init.size(); ++i) {
+    APInt bits = isa<ConstantInt>(init[i]) ? cast<ConstantInt>(init[i])->getValue()
+                                           : cast<ConstantFP>(init[i])->getValueAPF().bitcastToAPInt();
+    for (uint64_t k = 0; k < eb; ++k) raw[i * eb + k] = char(bits.extractBitsAsZExtValue(8, unsigned(k * 8)));
+  }
+  return ConstantDataArray::getRaw(raw, n, elt);
+}
+
 void initializeVariable(ModuleCtx &mc, const ptx::Variable &v, GlobalVariable *gv) {
   if (!v.init || v.space == ptx::Space::Shared) return;
   Type *ty = gv->getValueType();
@@ -199,8 +223,7 @@ void initializeVariable(ModuleCtx &mc, const ptx::Variable &v, GlobalVariable *g
     mc.error(v.loc, "initializer of '" + v.name + "' has more elements than the variable");
     return;
   }
-  while (ib.out.size() < n) ib.out.push_back(Constant::getNullValue(elt));
-  gv->setInitializer(ConstantArray::get(cast<ArrayType>(gv->getValueType()), ib.out));
+  gv->setInitializer(arrayInitializer(cast<ArrayType>(gv->getValueType()), ib.out));
 }
 
 void defineGlobalInitializers(ModuleCtx &mc) {

@@ -64,9 +64,23 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
   if (opts.verify) {
     std::string msg;
     raw_string_ostream os(msg);
-    if (verifyModule(*m, &os))
-      return createStringError(inconvertibleErrorCode(),
-                               file + ": error: internal: translated module is invalid:\n" + msg);
+    if (verifyModule(*m, &os)) {
+      // Name the PTX function whose translation is broken, at its directive
+      // (one line per function; the verifier's text follows as a note).
+      std::string all;
+      for (const auto &pf : pm.functions) {
+        Function *f = mc.functions.lookup(pf.name);
+        std::string fmsg;
+        raw_string_ostream fos(fmsg);
+        if (!f || f->isDeclaration() || !verifyFunction(*f, &fos)) continue;
+        std::string first = fmsg.substr(0, fmsg.find('\n'));
+        all += file + ":" + std::to_string(pf.loc.line) + ":" + std::to_string(pf.loc.col) +
+               ": error: internal: the translation of '" + pf.name + "' is invalid LLVM IR (" + first + ")\n";
+      }
+      if (all.empty()) all = file + ": error: internal: translated module is invalid:\n" + msg;
+      else all.pop_back();
+      return createStringError(inconvertibleErrorCode(), all);
+    }
   }
   return m;
 }

@@ -1,0 +1,76 @@
+//===- BackendDiagnostics.cpp - keep and position LLVM backend diagnostics -===//
+//
+// The diagnostic's function (resource limits and stack size, unsupported
+// operations, instruction-level errors such as "unsupported atomic store")
+// comes from DiagnosticInfoResourceLimit / Unsupported / Generic / InlineAsm;
+// its PTX position from the function's "ptx.loc" attribute. MC-layer errors
+// (DiagnosticInfoSrcMgr, e.g. "invalid number of bytes") have no function and
+// are reported against the file. Remarks are dropped.
+//
+//===----------------------------------------------------------------------===//
+#include "BackendDiagnostics.h"
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace amdgpulower {
+
+BackendDiagnostics::BackendDiagnostics(llvm::LLVMContext &ctx, std::string file) : file_(std::move(file)) {
+  ctx.setDiagnosticHandlerCallBack(&BackendDiagnostics::callback, this, /*RespectFilters=*/true);
+}
+
+void BackendDiagnostics::callback(const llvm::DiagnosticInfo *dip, void *p) {
+  const llvm::DiagnosticInfo &di = *dip;
+  auto *self = static_cast<BackendDiagnostics *>(p);
+  if (di.getSeverity() != llvm::DS_Error && di.getSeverity() != llvm::DS_Warning) return;
+  Diagnostic d;
+  d.severity = di.getSeverity() == llvm::DS_Error ? Severity::Error : Severity::Warning;
+  d.file = self->file_;
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  llvm::DiagnosticPrinterRawOStream dp(os);
+  const llvm::Function *fn = nullptr;
+  // Their print() starts with "<unknown>:0:0: " when there is no debug
+  // location; we print the message only and put the position ourselves.
+  if (auto *rl = llvm::dyn_cast<llvm::DiagnosticInfoResourceLimit>(&di)) {
+    fn = &rl->getFunction();
+    os << rl->getResourceName() << " (" << rl->getResourceSize() << ") exceeds limit (" << rl->getResourceLimit()
+       << ") in function '" << fn->getName() << "'";
+  } else if (auto *un = llvm::dyn_cast<llvm::DiagnosticInfoUnsupported>(&di)) {
+    fn = &un->getFunction();
+    os << un->getMessage() << " (in function '" << fn->getName() << "')";
+  } else if (auto *g = llvm::dyn_cast<llvm::DiagnosticInfoGeneric>(&di)) {
+    const llvm::Instruction *in = g->getInstruction();
+    fn = in ? in->getFunction() : nullptr;
+    os << g->getMsgStr();
+    if (fn) os << " (in function '" << fn->getName() << "')";
+  } else if (auto *ia = llvm::dyn_cast<llvm::DiagnosticInfoInlineAsm>(&di)) {
+    const llvm::Instruction *in = ia->getInstruction();
+    fn = in ? in->getFunction() : nullptr;
+    os << ia->getMsgStr();
+    if (fn) os << " (in function '" << fn->getName() << "')";
+  } else {
+    di.print(dp);
+  }
+  if (fn) {
+    llvm::StringRef pos = fn->getFnAttribute("ptx.loc").getValueAsString();
+    auto [l, c] = pos.split(':');
+    l.getAsInteger(10, d.line);
+    c.getAsInteger(10, d.col);
+  }
+  d.message = std::move(msg);
+  self->errors_ += d.severity == Severity::Error;
+  self->diags_.push_back(std::move(d));
+}
+
+std::string BackendDiagnostics::renderErrors() const {
+  std::string out;
+  for (const Diagnostic &d : diags_)
+    if (d.severity == Severity::Error) out += (out.empty() ? "" : "\n") + renderDiagnostic(d);
+  return out;
+}
+
+} // namespace amdgpulower

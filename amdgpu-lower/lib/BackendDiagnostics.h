@@ -1,0 +1,40 @@
+//===- BackendDiagnostics.h - LLVM backend diagnostics with PTX positions -===//
+//
+// Without a handler, LLVMContext prints backend errors as
+// "error: <unknown>:0:0: ..." and calls exit(1) - which would end the user's
+// program inside cudart-shim. BackendDiagnostics installs a callback on one
+// codegen context that keeps every error and warning instead, positioned at
+// the PTX directive of the function it concerns (the translator's
+// `"ptx.loc"="line:col"` function attribute) and rendered as
+// "file:line:col: error: message" like every other diagnostic.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "amdgpulower/Lower.h"
+
+#include "llvm/IR/LLVMContext.h"
+
+#include <string>
+#include <vector>
+
+namespace amdgpulower {
+
+class BackendDiagnostics {
+public:
+  /// File names the module's source (the PTX file) for functions without a
+  /// position and for module-level errors.
+  BackendDiagnostics(llvm::LLVMContext &ctx, std::string file);
+  bool hasErrors() const { return errors_ != 0; }
+  /// The errors, one "file:line:col: error: msg" line each.
+  std::string renderErrors() const;
+  const std::vector<Diagnostic> &all() const { return diags_; }
+
+private:
+  static void callback(const llvm::DiagnosticInfo *di, void *self);
+  std::string file_;
+  std::vector<Diagnostic> diags_;
+  unsigned errors_ = 0;
+};
+
+} // namespace amdgpulower
