@@ -178,6 +178,12 @@ private:
       diags_.error(in_.loc, "'" + instrName(in_) + "' has " + std::to_string(nt) +
                                 " type modifier" + (nt == 1 ? "" : "s") + ", expected " + want);
     }
+    // The table allows a type-less st for st.bulk only (ptxas: "Unexpected
+    // instruction types specified for 'st'"); the translator relies on it.
+    if (countsOk_ && nt == 0 && in_.op == Opcode::St && !in_.has(Mod::Bulk)) {
+      countsOk_ = false;
+      diags_.error(in_.loc, "'" + instrName(in_) + "' has no type modifier (only st.bulk takes none)");
+    }
     auto no = in_.operands.size();
     if (no < rule.minOps || no > rule.maxOps) {
       countsOk_ = false;

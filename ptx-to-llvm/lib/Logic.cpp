@@ -102,6 +102,7 @@ bool translateLogic(FnCtx &fc, const ptx::Instruction &in) {
   }
   case Opcode::Shf: {
     // shf.l: d = high word of ({b,a} << n); shf.r: d = low word of ({b,a} >> n).
+    if (ptx::typeBits(t) != 32 || ptx::isFloat(t)) return fc.unsupported(in, "expected `shf.{l,r}.{clamp,wrap}.b32`");
     Value *a = fc.read(ops[1], t), *hi = fc.read(ops[2], t);
     Value *n = fc.read(ops[3], ptx::Type::U32);
     Type *ty = a->getType();

@@ -29,6 +29,35 @@ const char *amdgpuDataLayout() {
          "v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
 }
 
+// The verifier prints the instruction it rejects on the lines after its
+// message; find that instruction in `f` by its printed form (metadata
+// attachments stripped) and return its `!ptx.loc` position.
+static ptx::SourceLoc offendingInstruction(Function &f, const std::string &verifierText) {
+  auto strip = [](std::string s) {
+    if (size_t md = s.find(", !"); md != std::string::npos) s.resize(md);
+    size_t b = s.find_first_not_of(' ');
+    return b == std::string::npos ? std::string() : s.substr(b);
+  };
+  std::vector<std::string> printed;
+  for (StringRef line : split(StringRef(verifierText), '\n'))
+    if (line.starts_with("  ")) printed.push_back(strip(line.str()));
+  if (printed.empty()) return {};
+  unsigned kind = f.getContext().getMDKindID("ptx.loc");
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb) {
+      MDNode *md = i.getMetadata(kind);
+      if (!md || md->getNumOperands() != 2) continue;
+      std::string text;
+      raw_string_ostream os(text);
+      i.print(os);
+      if (std::find(printed.begin(), printed.end(), strip(text)) == printed.end()) continue;
+      auto *line = mdconst::dyn_extract<ConstantInt>(md->getOperand(0));
+      auto *col = mdconst::dyn_extract<ConstantInt>(md->getOperand(1));
+      if (line && col) return {uint32_t(line->getZExtValue()), uint32_t(col->getZExtValue())};
+    }
+  return {};
+}
+
 Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &ctx,
                                             const Options &opts) {
   std::string file = !opts.sourceName.empty() ? opts.sourceName : pm.sourceName;
@@ -65,8 +94,9 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
     std::string msg;
     raw_string_ostream os(msg);
     if (verifyModule(*m, &os)) {
-      // Name the PTX function whose translation is broken, at its directive
-      // (one line per function; the verifier's text follows as a note).
+      // Put each broken function's first verifier complaint at the PTX
+      // instruction that produced the offending IR (its !ptx.loc), else at
+      // the function's directive.
       std::string all;
       for (const auto &pf : pm.functions) {
         Function *f = mc.functions.lookup(pf.name);
@@ -74,8 +104,11 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
         raw_string_ostream fos(fmsg);
         if (!f || f->isDeclaration() || !verifyFunction(*f, &fos)) continue;
         std::string first = fmsg.substr(0, fmsg.find('\n'));
-        all += file + ":" + std::to_string(pf.loc.line) + ":" + std::to_string(pf.loc.col) +
-               ": error: internal: the translation of '" + pf.name + "' is invalid LLVM IR (" + first + ")\n";
+        ptx::SourceLoc at = offendingInstruction(*f, fmsg);
+        if (!at.line) at = pf.loc;
+        all += file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
+               ": error: internal: the translation of this instruction in '" + pf.name +
+               "' is invalid LLVM IR (" + first + ")\n";
       }
       if (all.empty()) all = file + ": error: internal: translated module is invalid:\n" + msg;
       else all.pop_back();
