@@ -118,5 +118,8 @@ std::string bundleEntryId(std::string_view arch);
 // Writes the uncompressed bundle format (entries 4096-aligned, a leading
 // empty `host-x86_64-unknown-linux-gnu` entry as clang emits).
 std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries);
+// Same, with `hostPayload` as the host entry's contents (ptx2amd-fatbin puts
+// its manifest there, runtime/BundleLookup.h; loaders ignore host entries).
+std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries, std::vector<char> hostPayload);
 
 } // namespace amdgpulower
