@@ -286,6 +286,12 @@ TEST(CacheKeys, EveryInputChangesTheKey) {
   EXPECT_EQ(optionsFingerprint(A), optionsFingerprint(B));
   B.kernelPolicy["a"] = amdgpulower::WarpPolicy::Pack;
   EXPECT_NE(optionsFingerprint(A), optionsFingerprint(B));
+  // Pipeline options outside LowerOptions (pinned globals, per-kernel images).
+  std::string Pin = optionsFingerprint(O, CacheInputKind::PTX, {{"pin", "a,b"}});
+  EXPECT_NE(Pin, Fp);
+  EXPECT_NE(Pin, optionsFingerprint(O, CacheInputKind::PTX, {{"pin", "a"}}));
+  EXPECT_NE(optionsFingerprint(O, CacheInputKind::PTX, {{"pin", "a"}, {"kernel", "k"}}),
+            optionsFingerprint(O, CacheInputKind::PTX, {{"pin", "a;x:kernel=1:k"}}));
   // Field boundaries are unambiguous.
   EXPECT_NE(makeCacheKey("ab", "c", ""), makeCacheKey("a", "bc", ""));
   EXPECT_NE(toolchainId().find("LLVM"), llvm::StringRef::npos);

@@ -27,7 +27,7 @@ spdlog::logger &logger() {
       if (Lvl == spdlog::level::off && S != "off") Lvl = spdlog::level::warn;
     }
     N->set_level(Lvl);
-    N->set_pattern("ptx2amd: %n: %l: %v");
+    N->set_pattern("ptx2amd[%n] %l: %v"); // the runtime's format (runtime/Log.h)
     return N;
   }();
   return *L;

@@ -13,14 +13,28 @@
 
 #include "amdgpulower/Lower.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <string>
 
 namespace runtime {
 
 enum class CacheInputKind { PTX, LLVMIR };
 
+// Extra: options of a pipeline driver beyond LowerOptions that change the
+// bytes, as (name, value) pairs in a fixed order -- e.g. ("pin", the sorted,
+// comma-joined host-visible globals that are kept under their names) or
+// ("kernel", the one kernel of a per-kernel image).
+inline std::string optionsFingerprint(const amdgpulower::LowerOptions &O, CacheInputKind In,
+                                      llvm::ArrayRef<std::pair<std::string, std::string>> Extra);
+
 inline std::string optionsFingerprint(const amdgpulower::LowerOptions &O,
                                       CacheInputKind In = CacheInputKind::PTX) {
+  return optionsFingerprint(O, In, {});
+}
+
+inline std::string optionsFingerprint(const amdgpulower::LowerOptions &O, CacheInputKind In,
+                                      llvm::ArrayRef<std::pair<std::string, std::string>> Extra) {
   auto Pol = [](amdgpulower::WarpPolicy P) {
     return P == amdgpulower::WarpPolicy::Pad ? "pad" : P == amdgpulower::WarpPolicy::Pack ? "pack" : "native";
   };
@@ -33,6 +47,8 @@ inline std::string optionsFingerprint(const amdgpulower::LowerOptions &O,
     S += ";kp=" + std::to_string(Kernel.size()) + ":" + Kernel + "=";
     S += Pol(P);
   }
+  for (const auto &[Name, Value] : Extra) // length-prefixed: values may hold any character
+    S += ";x:" + Name + "=" + std::to_string(Value.size()) + ":" + Value;
   return S;
 }
 
