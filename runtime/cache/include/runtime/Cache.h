@@ -36,7 +36,8 @@
 
 namespace runtime {
 
-// Content address: 64 lowercase hex digits (BLAKE3-256).
+// Content address: 64 lowercase hex digits (BLAKE3-256 of the fields and the
+// PTX's xxh3-128; lib/CacheKey.cpp).
 struct CacheKey {
   std::string Hex;
   bool operator==(const CacheKey &) const = default;
