@@ -250,8 +250,12 @@ TEST(CacheDisabled, MaxZeroAndDefaults) {
   ::setenv("XDG_CACHE_HOME", "/x/y", 1);
   EXPECT_EQ(CodeObjectCache::defaultDirectory(), "/x/y/ptx2amd");
   ::unsetenv("XDG_CACHE_HOME");
+  const char *OldHome = std::getenv("HOME");
+  std::string Saved = OldHome ? OldHome : "";
   ::setenv("HOME", "/h", 1);
   EXPECT_EQ(CodeObjectCache::defaultDirectory(), "/h/.cache/ptx2amd");
+  if (OldHome) ::setenv("HOME", Saved.c_str(), 1);
+  else ::unsetenv("HOME");
   ::unsetenv("PTX2AMD_CACHE_MAX_MB");
 }
 

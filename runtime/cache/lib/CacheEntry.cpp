@@ -41,21 +41,27 @@ std::vector<uint8_t> encode(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> Pa
   return Out;
 }
 
-std::string decode(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> File,
-                   llvm::ArrayRef<uint8_t> &Payload) {
-  if (File.size() < kHeaderSize)
-    return "truncated header (" + std::to_string(File.size()) + " bytes)";
-  if (std::memcmp(File.data(), kMagic, 8) != 0) return "bad magic (not a ptx2amd cache entry)";
-  uint64_t Size = get64(File.data() + 8);
-  if (Size != File.size() - kHeaderSize)
+std::string verify(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> Header, llvm::ArrayRef<uint8_t> Payload) {
+  if (Header.size() < kHeaderSize)
+    return "truncated header (" + std::to_string(Header.size()) + " bytes)";
+  if (std::memcmp(Header.data(), kMagic, 8) != 0) return "bad magic (not a ptx2amd cache entry)";
+  uint64_t Size = get64(Header.data() + 8);
+  if (Size != Payload.size())
     return "size mismatch (header says " + std::to_string(Size) + " payload bytes, file has " +
-           std::to_string(File.size() - kHeaderSize) + ")";
-  if (get64(File.data() + 32) != nameHash(FileName)) return "entry belongs to another key";
-  Payload = File.drop_front(kHeaderSize);
+           std::to_string(Payload.size()) + ")";
+  if (get64(Header.data() + 32) != nameHash(FileName)) return "entry belongs to another key";
   llvm::XXH128_hash_t H = llvm::xxh3_128bits(Payload);
-  if (H.low64 != get64(File.data() + 16) || H.high64 != get64(File.data() + 24))
+  if (H.low64 != get64(Header.data() + 16) || H.high64 != get64(Header.data() + 24))
     return "checksum mismatch";
   return {};
+}
+
+std::string decode(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> File,
+                   llvm::ArrayRef<uint8_t> &Payload) {
+  if (File.size() < kHeaderSize) return verify(FileName, File, {});
+  std::string Why = verify(FileName, File.take_front(kHeaderSize), File.drop_front(kHeaderSize));
+  if (Why.empty()) Payload = File.drop_front(kHeaderSize);
+  return Why;
 }
 
 } // namespace runtime::cacheentry

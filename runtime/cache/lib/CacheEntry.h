@@ -28,5 +28,9 @@ std::vector<uint8_t> encode(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> Pa
 // views its payload); otherwise what is wrong with it.
 std::string decode(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> File,
                    llvm::ArrayRef<uint8_t> &Payload);
+// Same for an entry read as its header (the first kHeaderSize bytes, or all
+// of a shorter file) and the rest, so the payload can be read straight into
+// the caller's buffer.
+std::string verify(llvm::StringRef FileName, llvm::ArrayRef<uint8_t> Header, llvm::ArrayRef<uint8_t> Payload);
 
 } // namespace runtime::cacheentry

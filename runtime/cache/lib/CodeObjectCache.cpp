@@ -72,17 +72,16 @@ bool isEntryName(llvm::StringRef N) {
   return validKey(CacheKey{N.substr(0, Dot).str()}) && validKind(N.substr(Dot + 1));
 }
 
-bool readAll(int Fd, std::vector<uint8_t> &Buf, size_t Size) {
-  Buf.resize(Size);
+// Reads up to N bytes at Off; returns how many were read (short at EOF).
+size_t readAt(int Fd, uint8_t *Buf, size_t N, uint64_t Off) {
   size_t Done = 0;
-  while (Done < Size) {
-    ssize_t N = ::pread(Fd, Buf.data() + Done, Size - Done, off_t(Done));
-    if (N < 0 && errno == EINTR) continue;
-    if (N <= 0) break;
-    Done += size_t(N);
+  while (Done < N) {
+    ssize_t R = ::pread(Fd, Buf + Done, N - Done, off_t(Off + Done));
+    if (R < 0 && errno == EINTR) continue;
+    if (R <= 0) break;
+    Done += size_t(R);
   }
-  Buf.resize(Done);
-  return true;
+  return Done;
 }
 
 bool writeAll(int Fd, const uint8_t *P, size_t N) {
@@ -192,14 +191,23 @@ std::optional<std::vector<uint8_t>> CodeObjectCache::lookup(const CacheKey &Key,
     cachelog::logger().debug("cache miss {} {}", Kind.str(), Key.Hex);
     return std::nullopt;
   }
+  // Header and payload are read separately so the payload lands in the
+  // returned buffer directly (no copy of a megabyte code object).
   struct stat St;
-  std::vector<uint8_t> File;
+  uint8_t Header[cacheentry::kHeaderSize];
+  size_t HeaderLen = 0;
+  std::vector<uint8_t> Payload;
   std::string Why;
   if (::fstat(Fd, &St) != 0) Why = "cannot stat: " + errnoText();
   else if (!S_ISREG(St.st_mode)) Why = "not a regular file";
-  else readAll(Fd, File, size_t(St.st_size));
-  llvm::ArrayRef<uint8_t> Payload;
-  if (Why.empty()) Why = cacheentry::decode(Name, File, Payload);
+  if (Why.empty()) {
+    HeaderLen = readAt(Fd, Header, sizeof(Header), 0);
+    if (uint64_t(St.st_size) > sizeof(Header) && HeaderLen == sizeof(Header)) {
+      Payload.resize(size_t(St.st_size) - sizeof(Header));
+      Payload.resize(readAt(Fd, Payload.data(), Payload.size(), sizeof(Header)));
+    }
+    Why = cacheentry::verify(Name, llvm::ArrayRef<uint8_t>(Header, HeaderLen), Payload);
+  }
   if (!Why.empty()) {
     // Remove the entry only if the name still denotes the file we read.
     struct stat Now;
@@ -214,9 +222,7 @@ std::optional<std::vector<uint8_t>> CodeObjectCache::lookup(const CacheKey &Key,
   ::close(Fd);
   NHits.fetch_add(1, std::memory_order_relaxed);
   cachelog::logger().debug("cache hit {} {} ({} bytes)", Kind.str(), Key.Hex, Payload.size());
-  // Return the payload in place: move the buffer and drop the header.
-  File.erase(File.begin(), File.begin() + cacheentry::kHeaderSize);
-  return File;
+  return Payload;
 }
 
 llvm::Error CodeObjectCache::publish(const CacheKey &Key, llvm::StringRef Kind, llvm::ArrayRef<uint8_t> Bytes) {
