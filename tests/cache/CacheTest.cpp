@@ -25,6 +25,10 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
 
 #include <chrono>
 #include <cstdlib>
@@ -163,13 +167,24 @@ TEST(CacheCorruption, EntryOfAnotherKey) {
 }
 TEST(CacheCorruption, ReportedOncePerEntry) {
   TempDir T;
-  auto C = openCache(T.Path);
+  auto C = openCache(T.Path); // creates the "cache" logger
+  auto Log = spdlog::get("cache");
+  ASSERT_TRUE(Log);
+  std::ostringstream Captured;
+  auto Sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(Captured);
+  Log->sinks().push_back(Sink);
   std::string P = C->entryPath(key(5), "hsaco");
   for (int I = 0; I < 3; ++I) {
     writeFile(P, bytes(100, 5));
     EXPECT_FALSE(C->lookup(key(5), "hsaco"));
   }
-  EXPECT_EQ(C->stats().Corrupt, 3u); // counted each time, warned once (see the log)
+  Log->flush();
+  Log->sinks().pop_back();
+  EXPECT_EQ(C->stats().Corrupt, 3u); // detected and removed each time ...
+  std::string Text = Captured.str();
+  size_t Warnings = 0;
+  for (size_t At = 0; (At = Text.find("corrupt cache entry", At)) != std::string::npos; ++At) ++Warnings;
+  EXPECT_EQ(Warnings, 1u) << Text; // ... reported once
 }
 
 TEST(CacheEviction, LeastRecentlyUsedFirst) {
