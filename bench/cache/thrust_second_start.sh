@@ -13,6 +13,11 @@
 # N ms" / "... cache hit ... in N ms", summed per run) and their ratio.
 # Needs the runtime core's cache integration (cudart-shim on runtime/); on a
 # shim without it run 2 shows no "cache hit" and the script says so (exit 2).
+# Before the shim runs, the library-level measurement: BUILD_DIR/bin/
+# bench_cache_second_start (the runtime's module-loading path through the
+# cache, without running the program) twice on a fresh directory, for the
+# emulator's product (emu-bc) and the hardware's (hsaco); its ratio must be
+# <= 5 % as well. RUN_SHIM=0 skips the shim part.
 set -euo pipefail
 BUILD="$(cd "${1:?usage: $0 BUILD_DIR [PROGRAM] [ARCH]}" && pwd)"
 PROG="${2:-thrust_algos}"
@@ -27,6 +32,22 @@ FLAGS="$(sed -n 's|^// nvcc-flags: ||p' "$ROOT/tests/corpus/$PROG.cu" | tr '\n' 
 # shellcheck disable=SC2086
 "$NVCC" -cudart shared -std=c++17 -gencode arch=compute_90,code=compute_90 $FLAGS \
   -o "$WORK/$PROG" "$ROOT/tests/corpus/$PROG.cu"
+
+PROBE="$BUILD/bin/bench_cache_second_start"
+probe_fail=0
+for kind in emu-bc hsaco; do
+  rm -rf "$WORK/probe-cache"
+  "$PROBE" "$WORK/$PROG" --arch="$ARCH" --kind="$kind" --cache-dir="$WORK/probe-cache" > "$WORK/probe1.txt"
+  "$PROBE" "$WORK/$PROG" --arch="$ARCH" --kind="$kind" --cache-dir="$WORK/probe-cache" > "$WORK/probe2.txt"
+  P1=$(sed -n 's/^total: .* hits, \([0-9.]*\) ms.*/\1/p' "$WORK/probe1.txt")
+  P2=$(sed -n 's/^total: .* hits, \([0-9.]*\) ms.*/\1/p' "$WORK/probe2.txt")
+  printf 'library (%s, %s): first start %s\n' "$kind" "$ARCH" "$(grep '^total' "$WORK/probe1.txt")"
+  printf 'library (%s, %s): second start %s\n' "$kind" "$ARCH" "$(grep '^total' "$WORK/probe2.txt")"
+  R=$(awk -v a="$P2" -v b="$P1" 'BEGIN { printf "%.3f", 100 * a / b }')
+  printf 'library (%s): second/first = %s %% (limit 5 %%)\n' "$kind" "$R"
+  awk -v r="$R" 'BEGIN { exit !(r <= 5) }' || probe_fail=1
+done
+[ "${RUN_SHIM:-1}" = 0 ] && exit "$probe_fail"
 
 run() { # $1 = label; prints wall seconds, module-time ms and cache hits
   local log="$WORK/$1.log" t0 t1
