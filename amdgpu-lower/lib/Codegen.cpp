@@ -98,6 +98,10 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
 }
 
 namespace {
+// Upper bound of compileModule()'s per-kernel parts (one part per kernel up
+// to this many). Part of the output's definition: changing it changes the
+// bytes of every module with more than one kernel.
+constexpr unsigned kCodegenParts = 16;
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 } // namespace
@@ -115,14 +119,21 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   for (llvm::Function &f : *m)
     if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) ++kernels;
 
-  // Split into bitcode parts.
+  // Split into bitcode parts. The number of parts depends on the module
+  // only, never on `threads`: the partition decides which functions are
+  // duplicated per part and the linked layout, so a thread-dependent count
+  // gave different bytes for -j1 and -j2 (and a content-addressed cache
+  // needs one answer). Threads only decide how many parts run at once.
   auto t1 = Clock::now();
   std::vector<llvm::SmallString<0>> parts;
   auto tm = createTargetMachine(opts.arch, opts.optLevel);
   if (!tm) return tm.takeError();
-  unsigned nparts = std::min(threads, std::max(1u, kernels));
+  unsigned nparts = std::min(kCodegenParts, std::max(1u, kernels));
   bool split = false;
-  if (nparts > 1 && kind != OutputKind::LLVMIR) {
+  // Only code objects are split: a relocatable object (--emit=obj) is one
+  // part by definition and assembly must be one coherent file (the parts
+  // duplicate shared functions under the same names).
+  if (nparts > 1 && kind == OutputKind::CodeObject) {
     split = (*tm)->splitModule(*m, nparts, [&](std::unique_ptr<llvm::Module> part) {
       llvm::SmallString<0> bc;
       llvm::raw_svector_ostream os(bc);

@@ -5,7 +5,8 @@
 // length, id bytes}, then the payloads. Like clang's HIP driver we put an
 // empty `host-x86_64-unknown-linux-gnu` entry first and align code objects
 // to 4096 bytes (HIP hands only the first 4096 bytes to COMGR for the
-// lookup, so the table must fit there). Entry ids are
+// lookup, so the table must fit there; a non-empty host payload -- the
+// ptx2amd-fatbin manifest -- comes after the table). Entry ids are
 // `hipv4-amdgcn-amd-amdhsa--<arch>` (hipv4 = code object v4 and later).
 //
 //===----------------------------------------------------------------------===//
@@ -26,10 +27,14 @@ void putU64(std::vector<char> &out, size_t at, uint64_t v) {
 } // namespace
 
 std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries) {
+  return writeOffloadBundle(entries, {});
+}
+
+std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries, std::vector<char> hostPayload) {
   static constexpr char kMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
   static constexpr uint64_t kAlign = 4096;
   std::vector<BundleEntry> all;
-  all.push_back({"host-x86_64-unknown-linux-gnu", {}});
+  all.push_back({"host-x86_64-unknown-linux-gnu", std::move(hostPayload)});
   all.insert(all.end(), entries.begin(), entries.end());
 
   size_t header = 24 + 8;

@@ -14,15 +14,19 @@
 
 #include "amdgpulower/Lower.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Module.h"
 
-#include <map>
 
 namespace amdgpulower {
 
-// Kernel (amdgpu_kernel function) -> policy.
-using PolicyMap = std::map<const llvm::Function *, WarpPolicy>;
+// Kernel (amdgpu_kernel function) -> policy, iterated in module order. The
+// order matters: passes create functions (pad wrappers, pad clones) while
+// iterating, and an order keyed by Function* addresses would make the
+// module's function order -- and so the code object's bytes -- depend on the
+// heap (the same input gave different bytes after earlier translations).
+using PolicyMap = llvm::MapVector<const llvm::Function *, WarpPolicy>;
 
 llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo &t,
                                               const LowerOptions &opts);
@@ -57,6 +61,8 @@ bool isDevlibName(llvm::StringRef name);
 
 namespace amdgpulower {
 // Defined functions reachable from `root` through direct calls (and, for any
-// indirect call, every address-taken function), including root.
-llvm::SmallPtrSet<llvm::Function *, 16> reachableFunctions(llvm::Function *root);
+// indirect call, every address-taken function), including root, in discovery
+// order (deterministic: callers clone functions in this order).
+using FunctionSet = llvm::SmallSetVector<llvm::Function *, 16>;
+FunctionSet reachableFunctions(llvm::Function *root);
 } // namespace amdgpulower

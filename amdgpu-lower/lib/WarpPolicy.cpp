@@ -46,13 +46,13 @@ llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo 
 
 namespace amdgpulower {
 
-llvm::SmallPtrSet<llvm::Function *, 16> reachableFunctions(llvm::Function *root) {
-  llvm::SmallPtrSet<llvm::Function *, 16> seen;
+FunctionSet reachableFunctions(llvm::Function *root) {
+  FunctionSet seen;
   llvm::SmallVector<llvm::Function *, 16> work{root};
   bool addedAddressTaken = false;
   while (!work.empty()) {
     llvm::Function *f = work.pop_back_val();
-    if (!seen.insert(f).second || f->isDeclaration()) continue;
+    if (!seen.insert(f) || f->isDeclaration()) continue;
     for (llvm::Instruction &i : llvm::instructions(*f)) {
       auto *cb = llvm::dyn_cast<llvm::CallBase>(&i);
       if (!cb) continue;

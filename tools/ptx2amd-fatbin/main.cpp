@@ -7,12 +7,19 @@
 // into an AMDGPU code object (one --offload-arch, output *.hsaco or *.co) or a
 // clang offload bundle (any number of archs). With several PTX modules the
 // outputs are OUT.0, OUT.1, ... Exit status 1 on any error, with the
-// translator's diagnostics on stderr.
+// translator's diagnostics on stderr. Bundles carry a manifest in the host
+// entry (runtime/BundleLookup.h): the cache key of each code object, so the
+// runtime uses a bundle placed as PROG.bundle[.N] next to the program (or in
+// $PTX2AMD_BUNDLE_PATH) only for exactly the PTX, target and options it was
+// made from, before any JIT.
 //
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
+#include "amdgpulower/Lower.h"
 #include "fatbin/Fatbin.h"
 #include "ptxjit.h"
+#include "runtime/BundleLookup.h"
+#include "runtime/CacheOptions.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -77,17 +84,18 @@ int main(int argc, char **argv) {
   ptxjit_context Ctx;
   if (ptxjit_context_create(&Ctx) != PTXJIT_SUCCESS) die("cannot create a ptxjit context");
   int Status = 0;
-  for (size_t I = 0; I < Mods->size(); ++I) {
+  // One translation per (module, arch): a code object each; bundles are
+  // assembled here so the manifest can name every entry's cache key.
+  auto compileOne = [&](const std::string &Text, const std::string &Name, const std::string &Arch,
+                        std::vector<char> &Out) {
     ptxjit_options O;
     ptxjit_options_create(&O);
-    for (const std::string &A : Archs)
-      if (ptxjit_options_add_arch(O, A.c_str()) != PTXJIT_SUCCESS) die("unknown --offload-arch '" + A + "'");
+    if (ptxjit_options_add_arch(O, Arch.c_str()) != PTXJIT_SUCCESS) die("unknown --offload-arch '" + Arch + "'");
     ptxjit_options_set_warp_policy(O, Policy == "pad" ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK);
-    ptxjit_options_set_emit(O, Emit == "bundle" ? PTXJIT_EMIT_BUNDLE : PTXJIT_EMIT_CODE_OBJECT);
-    std::string Name = In + ":ptx" + std::to_string(I);
+    ptxjit_options_set_emit(O, PTXJIT_EMIT_CODE_OBJECT);
     ptxjit_options_set_source_name(O, Name.c_str());
     ptxjit_result R = nullptr;
-    ptxjit_status S = ptxjit_compile(Ctx, (*Mods)[I].text.data(), (*Mods)[I].text.size(), O, &R);
+    ptxjit_status S = ptxjit_compile(Ctx, Text.data(), Text.size(), O, &R);
     for (size_t D = 0; R && D < ptxjit_result_diagnostic_count(R); ++D) {
       ptxjit_diagnostic Dg;
       if (ptxjit_result_diagnostic(R, D, &Dg) == PTXJIT_SUCCESS)
@@ -97,18 +105,47 @@ int main(int argc, char **argv) {
     }
     size_t Size = 0;
     const void *Data = R ? ptxjit_result_data(R, &Size) : nullptr;
-    if (S != PTXJIT_SUCCESS || !Data) {
+    bool Ok = S == PTXJIT_SUCCESS && Data;
+    if (Ok) Out.assign(static_cast<const char *>(Data), static_cast<const char *>(Data) + Size);
+    if (R) ptxjit_result_destroy(R);
+    ptxjit_options_destroy(O);
+    return Ok;
+  };
+  for (size_t I = 0; I < Mods->size(); ++I) {
+    const std::string &Text = (*Mods)[I].text;
+    std::string Name = In + ":ptx" + std::to_string(I);
+    std::vector<char> Bytes;
+    bool Ok = true;
+    if (Emit == "code-object") {
+      Ok = compileOne(Text, Name, Archs[0], Bytes);
+    } else {
+      std::vector<amdgpulower::BundleEntry> Entries;
+      std::vector<std::pair<std::string, runtime::CacheKey>> Keys;
+      for (const std::string &A : Archs) {
+        std::vector<char> CO;
+        if (!(Ok = compileOne(Text, Name, A, CO))) break;
+        // The options ptxjit used (its defaults: -O3, code object v5) as the runtime's key sees them.
+        amdgpulower::LowerOptions LO;
+        LO.arch = A;
+        LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+        Keys.push_back({runtime::bundleEntryIdFor(A), runtime::makeCacheKey(Text, A, runtime::optionsFingerprint(LO))});
+        Entries.push_back({runtime::bundleEntryIdFor(A), std::move(CO)});
+      }
+      if (Ok) {
+        std::string M = runtime::makeBundleManifest(Keys);
+        Bytes = amdgpulower::writeOffloadBundle(Entries, std::vector<char>(M.begin(), M.end()));
+      }
+    }
+    if (!Ok) {
       fprintf(stderr, "ptx2amd-fatbin: translation of PTX module %zu (sm_%u) failed\n", I, (*Mods)[I].arch);
       Status = 1;
     } else {
       std::string Path = Mods->size() == 1 ? Out : Out + "." + std::to_string(I);
       FILE *F = fopen(Path.c_str(), "wb");
-      if (!F || fwrite(Data, 1, Size, F) != Size) die("cannot write '" + Path + "'");
+      if (!F || fwrite(Bytes.data(), 1, Bytes.size(), F) != Bytes.size()) die("cannot write '" + Path + "'");
       fclose(F);
-      printf("%s: PTX module %zu (sm_%u) -> %s (%zu bytes)\n", In.c_str(), I, (*Mods)[I].arch, Path.c_str(), Size);
+      printf("%s: PTX module %zu (sm_%u) -> %s (%zu bytes)\n", In.c_str(), I, (*Mods)[I].arch, Path.c_str(), Bytes.size());
     }
-    if (R) ptxjit_result_destroy(R);
-    ptxjit_options_destroy(O);
   }
   ptxjit_context_destroy(Ctx);
   return Status;

@@ -79,7 +79,7 @@ const std::vector<OptSpec> &table() {
        [](Options &o, std::string_view, std::string *) { o.timePasses = true; return true; }},
       {"-Wwarp-size", Arg::None, nullptr, "warn about PTX patterns that hang under --warp-policy=pack",
        [](Options &o, std::string_view, std::string *) { o.warnWarpSize = true; return true; }},
-      {"-j", Arg::Separate, "<n>", "codegen threads (default: all cores)",
+      {"-j", Arg::Separate, "<n>", "codegen threads (default: all cores; the output is the same for any n)",
        [](Options &o, std::string_view v, std::string *err) {
          try { o.threads = unsigned(std::stoul(std::string(v))); }
          catch (...) { *err = "invalid -j value '" + std::string(v) + "'"; return false; }

@@ -98,10 +98,11 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
 // in-process lld (`ld.lld -shared`).
 llvm::Expected<std::vector<char>> linkCodeObject(llvm::ArrayRef<std::vector<char>> objects);
 
-// The whole back half for one target: lowerModuleNoOpt, split per kernel,
-// optimisation + codegen of the parts in parallel threads, lld. `m` is
-// consumed. kind: Object (one relocatable per part, linked anyway) is not
-// offered; Assembly returns the concatenated per-part assembly.
+// The whole back half for one target: lowerModuleNoOpt, split per kernel
+// (into a number of parts fixed by the module, whatever opts.threads, so the
+// bytes never depend on the thread count), optimisation + codegen of the
+// parts in parallel threads, lld. `m` is consumed. kind: Object and
+// Assembly are one unsplit part (a relocatable, a coherent .s file).
 llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
                                                 const LowerOptions &opts, OutputKind kind,
                                                 std::vector<Diagnostic> &diags,
@@ -117,5 +118,8 @@ std::string bundleEntryId(std::string_view arch);
 // Writes the uncompressed bundle format (entries 4096-aligned, a leading
 // empty `host-x86_64-unknown-linux-gnu` entry as clang emits).
 std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries);
+// Same, with `hostPayload` as the host entry's contents (ptx2amd-fatbin puts
+// its manifest there, runtime/BundleLookup.h; loaders ignore host entries).
+std::vector<char> writeOffloadBundle(llvm::ArrayRef<BundleEntry> entries, std::vector<char> hostPayload);
 
 } // namespace amdgpulower
