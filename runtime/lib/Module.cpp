@@ -13,8 +13,19 @@
 #include "runtime/Log.h"
 #include "ptxjit/Pipeline.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+
+#if PTX2AMD_HAVE_CACHE
+#include "runtime/BundleLookup.h"
+#include "runtime/Cache.h"
+#include "runtime/CacheOptions.h"
+#endif
 
 namespace runtime {
 
@@ -89,6 +100,97 @@ llvm::Expected<GlobalInfo> Module::global(llvm::StringRef Name) {
   return makeError(Errc::InvalidSymbol, "variable '" + Name + "' not found in the translated module");
 }
 
+namespace {
+
+#if PTX2AMD_HAVE_CACHE
+// The process's on-disk cache (runtime/cache/), opened on first use; null
+// when it cannot be opened (then every module is translated).
+CodeObjectCache *diskCache() {
+  static std::unique_ptr<CodeObjectCache> C = [] {
+    auto R = CodeObjectCache::openDefault();
+    if (!R) {
+      logger("jit")->warn("on-disk cache unavailable: {}", llvm::toString(R.takeError()));
+      return std::unique_ptr<CodeObjectCache>();
+    }
+    return std::move(*R);
+  }();
+  return C.get();
+}
+
+CacheKey keyOf(const ModuleSource &Src, const ptxjit::PipelineOptions &O) {
+  amdgpulower::LowerOptions LO;
+  LO.arch = O.arch;
+  LO.optLevel = O.optLevel;
+  LO.defaultPolicy = O.defaultPolicy;
+  LO.kernelPolicy = O.kernelPolicy;
+  std::vector<std::string> Pins = O.pinGlobals;
+  std::sort(Pins.begin(), Pins.end());
+  std::string Joined;
+  for (const std::string &N : Pins) Joined += (Joined.empty() ? "" : ",") + N;
+  return makeCacheKey(Src.ptx, O.arch, optionsFingerprint(LO, CacheInputKind::PTX, {{"pin", Joined}}));
+}
+#endif
+
+// Products of one translation, from the cache (or an offload bundle) when
+// they are there, else from the pipeline driver (and then published).
+llvm::Expected<ptxjit::PipelineResult> translateOrReuse(const ModuleSource &Src, const ptxjit::PipelineOptions &O) {
+  static auto Log = logger("jit");
+#if PTX2AMD_HAVE_CACHE
+  CodeObjectCache *Cache = diskCache();
+  CacheKey Key = keyOf(Src, O);
+  ptxjit::PipelineResult Hit;
+  bool HaveAll = true;
+  if (O.emitCodeObject) {
+    if (auto B = findBundledCodeObject(O.arch, Key)) {
+      Log->debug("bundle hit {} for {} ({})", Key.Hex, Src.name, B->Path);
+      Hit.codeObject = std::move(B->Bytes);
+    } else if (auto C = Cache ? Cache->lookup(Key, "hsaco") : std::nullopt) {
+      Log->debug("cache hit {} hsaco for {}", Key.Hex, Src.name);
+      Hit.codeObject = std::move(*C);
+    } else {
+      HaveAll = false;
+    }
+  }
+  if (HaveAll && O.emitLowered) {
+    if (auto C = Cache ? Cache->lookup(Key, "emu-bc") : std::nullopt) {
+      Hit.context = std::make_unique<llvm::LLVMContext>();
+      auto M = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(llvm::StringRef(reinterpret_cast<const char *>(C->data()), C->size()), Src.name),
+          *Hit.context);
+      if (M) {
+        Log->debug("cache hit {} emu-bc for {}", Key.Hex, Src.name);
+        Hit.lowered = std::move(*M);
+        for (llvm::Function &F : *Hit.lowered)
+          if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL && !F.isDeclaration())
+            Hit.kernels.push_back(F.getName().str());
+      } else {
+        Log->warn("cached emu-bc {} does not parse ({}); translating", Key.Hex, llvm::toString(M.takeError()));
+        HaveAll = false;
+      }
+    } else {
+      HaveAll = false;
+    }
+  }
+  if (HaveAll) return Hit;
+#endif
+  auto R = ptxjit::compilePTX(Src.ptx, Src.name, O);
+#if PTX2AMD_HAVE_CACHE
+  if (R && Cache) {
+    if (!R->codeObject.empty()) llvm::consumeError(Cache->publish(Key, "hsaco", R->codeObject));
+    if (R->lowered) {
+      llvm::SmallVector<char, 0> Buf;
+      llvm::raw_svector_ostream OS(Buf);
+      llvm::WriteBitcodeToFile(*R->lowered, OS);
+      llvm::consumeError(Cache->publish(
+          Key, "emu-bc", llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Buf.data()), Buf.size())));
+    }
+  }
+#endif
+  return R;
+}
+
+} // namespace
+
 llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   static auto Log = logger("jit");
   flushPrintf(); // CUDA flushes device printf at module load
@@ -102,7 +204,7 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   O.emitLowered = Needs.loweredModule;
   O.emitCodeObject = Needs.codeObject;
   auto T0 = std::chrono::steady_clock::now();
-  auto R = ptxjit::compilePTX(Src.ptx, Src.name, O);
+  auto R = translateOrReuse(Src, O);
   if (!R) {
     std::string Msg = llvm::toString(R.takeError());
     if (const char *Dump = getenv("PTX2AMD_SHIM_DUMP_PTX"))
@@ -112,7 +214,7 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
       }
     return makeError(Errc::InvalidKernelImage, "translation of the PTX for " + DP.arch + " failed:\n" + Msg);
   }
-  Log->info("translated {} ({} bytes of PTX, {} kernels) for {} in {:.3f} s", Src.name, Src.ptx.size(),
+  Log->info("loaded {} ({} bytes of PTX, {} kernels) for {} in {:.3f} s", Src.name, Src.ptx.size(),
             R->kernels.size(), DP.arch,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
   auto I = std::make_unique<Module::Impl>();
