@@ -145,6 +145,7 @@ public:
       takeErrc(L.takeError(), &Msg);
       return makeError(Errc::InvalidKernelImage, "emulator rejected the translated module: " + Msg);
     }
+    logger("emu")->debug("module loaded on the emulator: {} kernels, {} globals", Own.size(), GSizes.size());
     return std::make_unique<EmuModule>(*L, std::move(Own), std::move(GSizes), std::move(Image.keepAlive));
   }
 
