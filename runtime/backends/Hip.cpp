@@ -18,6 +18,8 @@
 #include "runtime/Backend.h"
 #include "runtime/Log.h"
 
+#include "ptxjit/Pipeline.h"
+
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -274,6 +276,8 @@ public:
         K.warpPolicy = Pol.isStringAttribute() ? Pol.getValueAsString().str() : "";
         K.args = layoutOf(F, K.warpPolicy == "pad");
         K.maxThreadsPerBlock = K.warpPolicy == "pad" ? 512 : 1024;
+        K.staticLdsBytes = uint32_t(ptxjit::kernelStaticLdsBytes(*I.lowered, F.getName()));
+        K.dynamicStack = ptxjit::kernelNeedsDynamicStack(*I.lowered, F.getName());
         Ks[K.name] = std::move(K);
       }
     }
