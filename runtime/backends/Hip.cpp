@@ -8,8 +8,8 @@
 // set. Launches pass the explicit kernarg bytes through `extra`
 // (BUFFER_POINTER 0x1, BUFFER_SIZE 0x2, END 0x3: HIP's END, not CUDA's 0);
 // HIP fills the hidden block from the code object's metadata. Cooperative
-// launches are refused (hipModuleLaunchCooperativeKernel, ROCm >= 5.5, takes
-// no `extra`; not wired yet). Each core stream owns one hipStream_t;
+// launches use hipModuleLaunchCooperativeKernel (ROCm >= 5.5; kernelParams
+// pointing into the explicit buffer) and are refused where it is missing. Each core stream owns one hipStream_t;
 // finish() is hipStreamSynchronize. Device printf and the device heap of
 // translated code are not drained on this backend yet: a module that uses
 // them loads with a warning.
@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <filesystem>
@@ -64,6 +65,9 @@ struct HipApi {
   hipError (*MemGetInfo)(size_t *, size_t *) = nullptr;
   hipError (*DeviceSetLimit)(int, size_t) = nullptr;
   const char *(*GetErrorName)(hipError) = nullptr;
+  // ROCm >= 5.5 (optional): cooperative launches take kernelParams only.
+  hipError (*ModuleLaunchCooperativeKernel)(hipFunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                            unsigned, hipStream, void **) = nullptr;
 };
 
 // hipDeviceAttribute_t values (stable since ROCm 5.0).
@@ -118,6 +122,8 @@ llvm::Expected<HipApi> loadApi(std::string Lib) {
   Get(A.StreamDestroy, "hipStreamDestroy");
   Get(A.MemGetInfo, "hipMemGetInfo");
   A.DeviceSetLimit = reinterpret_cast<decltype(A.DeviceSetLimit)>(dlsym(A.Lib, "hipDeviceSetLimit")); // ROCm >= 5.3
+  A.ModuleLaunchCooperativeKernel = reinterpret_cast<decltype(A.ModuleLaunchCooperativeKernel)>(
+      dlsym(A.Lib, "hipModuleLaunchCooperativeKernel")); // ROCm >= 5.5
   Get(A.GetErrorName, "hipGetErrorName");
   if (!Missing.empty()) {
     dlclose(A.Lib);
@@ -216,11 +222,29 @@ public:
   ~HipQueue() override { A.StreamDestroy(S); }
   llvm::Error launch(BackendModule &M, const KernelProperties &K, const LaunchParams &P,
                      const Kernarg &Args) override {
-    if (P.cooperative)
-      return makeError(Errc::NotSupported, "hip: cooperative launches are not wired to "
-                                           "hipModuleLaunchCooperativeKernel yet");
     auto F = static_cast<HipModule &>(M).function(K.name);
     if (!F) return F.takeError();
+    if (P.cooperative) {
+      if (!A.ModuleLaunchCooperativeKernel)
+        return makeError(Errc::NotSupported, "hip: cooperative launches need hipModuleLaunchCooperativeKernel "
+                                             "(ROCm >= 5.5); this HIP runtime lacks it");
+      // kernelParams: one pointer per explicit parameter of the code object, into our buffer.
+      std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
+      std::vector<std::pair<uint32_t, void *>> ByOffset;
+      for (size_t I = 0; I < K.args.offsets.size(); ++I)
+        ByOffset.push_back({K.args.offsets[I], Buf.data() + K.args.offsets[I]});
+      if (K.args.blockDimOffset >= 0)
+        ByOffset.push_back({uint32_t(K.args.blockDimOffset), Buf.data() + K.args.blockDimOffset});
+      std::sort(ByOffset.begin(), ByOffset.end());
+      std::vector<void *> Params;
+      for (auto &[Off, Ptr] : ByOffset) Params.push_back(Ptr);
+      if (llvm::Error E = hipErr(A, A.ModuleLaunchCooperativeKernel(*F, P.grid.x, P.grid.y, P.grid.z, P.block.x,
+                                                                   P.block.y, P.block.z, P.dynamicLdsBytes, S,
+                                                                   Params.data()),
+                                 "hipModuleLaunchCooperativeKernel"))
+        return E;
+      return finish();
+    }
     std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
     size_t Size = Buf.size();
     void *Extra[] = {reinterpret_cast<void *>(1), Buf.data(), reinterpret_cast<void *>(2), &Size,
@@ -361,7 +385,7 @@ public:
     size_t F = 0, T = 0;
     A.MemGetInfo(&F, &T);
     P.totalGlobalMem = T;
-    P.cooperativeLaunch = false;
+    P.cooperativeLaunch = A.ModuleLaunchCooperativeKernel != nullptr;
     return std::make_unique<HipDevice>(A, int(Ordinal), std::move(P));
   }
 
