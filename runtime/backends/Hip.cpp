@@ -133,10 +133,12 @@ llvm::Expected<HipApi> loadApi(std::string Lib) {
 }
 
 // gfx names of the KFD GPU nodes, from gfx_target_version (e.g. 90010 -> gfx90a).
+// $PTX2AMD_KFD_TOPOLOGY replaces the topology's nodes directory (a test aid).
 std::vector<std::string> kfdGfxNames() {
   std::vector<std::string> Out;
   std::error_code EC;
-  std::filesystem::path Root("/sys/devices/virtual/kfd/kfd/topology/nodes");
+  const char *Env = getenv("PTX2AMD_KFD_TOPOLOGY");
+  std::filesystem::path Root(Env && *Env ? Env : "/sys/devices/virtual/kfd/kfd/topology/nodes");
   for (auto &E : std::filesystem::directory_iterator(Root, EC)) {
     std::ifstream F(E.path() / "properties");
     std::string K;
@@ -400,18 +402,19 @@ private:
 llvm::Expected<std::unique_ptr<Backend>> createHipBackend(const HipBackendOptions &O) {
   auto A = loadApi(O.library);
   if (!A) return A.takeError();
-  if (hipError E = A->Init(0); E != 0)
-    return makeError(Errc::NoDevice, "hip: no AMD GPU available (hipInit returned " + std::to_string(E) + ")");
-  int Count = 0;
-  if (A->GetDeviceCount(&Count) != 0 || Count <= 0)
-    return makeError(Errc::NoDevice, "hip: no AMD GPU available (hipGetDeviceCount found none)");
+  // The target first (the KFD topology needs no HIP call), then HIP's own view.
   std::vector<std::string> Gfx = kfdGfxNames();
-  if (Gfx.empty()) return makeError(Errc::NoDevice, "hip: the KFD topology lists no GPU node");
+  if (Gfx.empty()) return makeError(Errc::NoDevice, "hip: no AMD GPU available (the KFD topology lists no GPU node)");
   for (const std::string &G : Gfx)
     if (G != Gfx[0])
       return makeError(Errc::NotSupported, "hip: GPUs of different targets (" + Gfx[0] + ", " + G + ") in one process");
   if (!O.arch.empty() && O.arch != Gfx[0])
     return makeError(Errc::InvalidValue, "hip: the GPU is " + Gfx[0] + " but the requested target is " + O.arch);
+  if (hipError E = A->Init(0); E != 0)
+    return makeError(Errc::NoDevice, "hip: no AMD GPU available (hipInit returned " + std::to_string(E) + ")");
+  int Count = 0;
+  if (A->GetDeviceCount(&Count) != 0 || Count <= 0)
+    return makeError(Errc::NoDevice, "hip: no AMD GPU available (hipGetDeviceCount found none)");
   return std::make_unique<HipBackend>(std::move(*A), Count, Gfx[0]);
 }
 

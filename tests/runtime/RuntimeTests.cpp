@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstring>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace runtime;
 
@@ -122,6 +123,30 @@ TEST(HipBackend, NoAgentIsNoDevice) {
   Errc E = takeErrc(B.takeError(), &Msg);
   // Debian 12's libamdhip64 (ROCm 5.2) loads and reports no GPU; without the library it is unavailable.
   EXPECT_TRUE(E == Errc::NoDevice || E == Errc::BackendUnavailable) << errcName(E) << ": " << Msg;
+}
+
+// A fake KFD topology (PTX2AMD_KFD_TOPOLOGY): a CPU node and one gfx90a GPU node.
+TEST(HipBackend, WrongTargetIsInvalidValueNamingBoth) {
+  std::string Root = ::testing::TempDir() + "/kfd-topology-" + std::to_string(getpid());
+  for (auto [Node, Version] : {std::pair<const char *, const char *>{"0", "0"}, {"1", "90010"}}) {
+    std::string Dir = Root + "/" + Node;
+    ASSERT_EQ(system(("mkdir -p '" + Dir + "'").c_str()), 0);
+    FILE *F = fopen((Dir + "/properties").c_str(), "w");
+    ASSERT_NE(F, nullptr);
+    fprintf(F, "cpu_cores_count 0\nsimd_count 440\ngfx_target_version %s\nmax_waves_per_simd 8\n", Version);
+    fclose(F);
+  }
+  setenv("PTX2AMD_KFD_TOPOLOGY", Root.c_str(), 1);
+  HipBackendOptions O;
+  O.arch = "gfx1100";
+  auto B = createHipBackend(O);
+  unsetenv("PTX2AMD_KFD_TOPOLOGY");
+  ASSERT_FALSE(bool(B));
+  std::string Msg;
+  Errc E = takeErrc(B.takeError(), &Msg);
+  if (E == Errc::BackendUnavailable) GTEST_SKIP() << "no libamdhip64 here: " << Msg;
+  EXPECT_EQ(E, Errc::InvalidValue) << Msg;
+  EXPECT_NE(Msg.find("the GPU is gfx90a but the requested target is gfx1100"), std::string::npos) << Msg;
 }
 
 TEST(Platform, AutoFallsBackToEmuAndHipFailsCleanly) {
