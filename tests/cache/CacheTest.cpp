@@ -157,6 +157,15 @@ TEST(CacheCorruption, FlippedHeaderByte) {
 TEST(CacheCorruption, GarbageFile) {
   expectCorruptionHandled([](const std::string &P) { writeFile(P, bytes(5000, 99)); });
 }
+TEST(CacheCorruption, HugeStrayFile) {
+  TempDir T;
+  auto C = openCache(T.Path, 1 << 20);
+  std::string P = C->entryPath(key(6), "hsaco");
+  writeFile(P, bytes(10, 6));
+  ASSERT_EQ(::truncate(P.c_str(), off_t(3) << 30), 0); // sparse 3 GiB: must not be read
+  EXPECT_FALSE(C->lookup(key(6), "hsaco"));
+  EXPECT_FALSE(exists(P));
+}
 TEST(CacheCorruption, EntryOfAnotherKey) {
   TempDir T;
   auto C = openCache(T.Path);

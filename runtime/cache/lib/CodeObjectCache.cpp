@@ -200,6 +200,8 @@ std::optional<std::vector<uint8_t>> CodeObjectCache::lookup(const CacheKey &Key,
   std::string Why;
   if (::fstat(Fd, &St) != 0) Why = "cannot stat: " + errnoText();
   else if (!S_ISREG(St.st_mode)) Why = "not a regular file";
+  else if (uint64_t(St.st_size) > std::max<uint64_t>(MaxBytes, 1ull << 30) + sizeof(Header))
+    Why = "implausibly large (" + std::to_string(St.st_size) + " bytes)"; // never read a stray huge file
   if (Why.empty()) {
     HeaderLen = readAt(Fd, Header, sizeof(Header), 0);
     if (uint64_t(St.st_size) > sizeof(Header) && HeaderLen == sizeof(Header)) {
