@@ -92,6 +92,13 @@ enum class SReg : uint8_t {
 
 using RegId = uint32_t;
 
+// PTX's predefined identifier WARP_SZ: the CUDA warp size. It is an integer
+// constant of the CUDA programming model, not of the machine: under every warp
+// policy (wave32, wave64 pack and pad) a CUDA warp is 32 threads, so the IR
+// builder folds WARP_SZ to this value wherever PTX allows it (instruction
+// operands, initializers, array dimensions); see docs/warp-policies.md.
+inline constexpr int64_t kWarpSz = 32;
+
 struct Operand {
   enum class Kind : uint8_t {
     Reg,    // %r1                     -> reg
@@ -107,6 +114,7 @@ struct Operand {
   };
   Kind kind = Kind::Imm;
   bool negated = false;     // !%p (predicate operand), -x is not legal PTX
+  bool warpSz = false;      // Imm written as WARP_SZ (+/- offset): printed back as WARP_SZ
   uint8_t fbits = 0;        // FImm width
   uint8_t sregIndex = 0;    // .x=0 .y=1 .z=2 for %tid etc.; N for %envregN
   SReg sreg = SReg::Tid;
