@@ -1027,7 +1027,24 @@ private:
         op.reg = *id;
         return true;
       }
-    } else if (lookupReg(base)) {
+    } else if (auto id = lookupReg(base)) {
+      // Video instruction byte/half selectors: .b<1-4 digits 0-7>, .h<1-4 digits 0-3>.
+      bool half = comp[0] == 'h';
+      uint8_t d[4];
+      unsigned n = 0;
+      bool ok = (comp[0] == 'b' || half) && comp.size() >= 2 && comp.size() <= 5;
+      for (size_t k = 1; ok && k < comp.size(); ++k) {
+        char ch = comp[k];
+        ok = ch >= '0' && ch <= (half ? '3' : '7');
+        if (ok) d[n++] = uint8_t(ch - '0');
+      }
+      if (ok) {
+        op.kind = Operand::Kind::Reg;
+        op.reg = *id;
+        op.vsel = VideoSel::encode(half, d, n);
+        op.name = std::string(base);
+        return true;
+      }
       error(op.loc, "register component selector '." + std::string(comp) +
                         "' is not supported (in '" + std::string(full) + "')");
       return false;
