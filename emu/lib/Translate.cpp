@@ -1652,6 +1652,17 @@ Error FnTranslator::translateIntrinsic(CallBase &CB, Intrinsic::ID ID) {
   case Intrinsic::amdgcn_s_sleep: return special(SOp::Sleep);
   case Intrinsic::amdgcn_s_memtime: return special(SOp::MemTime);
   case Intrinsic::amdgcn_s_memrealtime: return special(SOp::MemRealTime);
+  case Intrinsic::amdgcn_s_getreg: {
+    // Hardware registers the device library reads (%smid): HW_ID (gfx9, id 4) and HW_ID1
+    // (gfx10+, id 23), modelled in Exec.cpp; any other register is a load error.
+    auto *Imm = dyn_cast<ConstantInt>(CB.getArgOperand(0));
+    if (!Imm) return fail("s.getreg with a non-constant register");
+    unsigned Id = unsigned(Imm->getZExtValue()) & 63;
+    if (Id != 4 && Id != 23) return fail("s.getreg of hardware register " + Twine(Id) + " is not modelled");
+    if (Error E = special(SOp::GetReg)) return E;
+    FC.code.back().aux = unsigned(Imm->getZExtValue());
+    return Error::success();
+  }
   case Intrinsic::amdgcn_is_shared: return special(SOp::IsShared, 1);
   case Intrinsic::amdgcn_is_private: return special(SOp::IsPrivate, 1);
   case Intrinsic::amdgcn_endpgm: return special(SOp::EndPgm);
