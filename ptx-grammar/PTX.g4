@@ -73,7 +73,7 @@ declarator
   : (IDENT | REGISTER) ('<' INT '>' | arraySpec+)? ('=' initializer)?
   ;
 
-arraySpec : '[' INT? ']' ;
+arraySpec : '[' (INT | IDENT)? ']' ;   // IDENT: WARP_SZ
 
 initializer
   : '{' (initializer (',' initializer)*)? '}'

@@ -90,8 +90,9 @@ DEVLIB_INLINE uint32_t dp_u32(uint32_t off) {
 /* Hardware work-group size and grid size (work-items) per dimension. */
 DEVLIB_INLINE uint32_t hw_wg_size(uint32_t d) { return dp_u16(4u + 2u * d); }
 DEVLIB_INLINE uint32_t hw_grid_size(uint32_t d) { return dp_u32(12u + 4u * d); }
-/* Total LDS of the dispatch (static + dynamic), bytes. */
-DEVLIB_INLINE uint32_t dispatch_lds_size(void) { return dp_u32(24u); }
+/* Total LDS of the dispatch (static + dynamic), bytes: hsa_kernel_dispatch_packet_t
+ * group_segment_size at byte 28 (24 is private_segment_size). */
+DEVLIB_INLINE uint32_t dispatch_lds_size(void) { return dp_u32(28u); }
 
 /* Linear hardware work-item id in the work-group. */
 DEVLIB_INLINE uint32_t hw_linear_tid(void) {

@@ -1456,6 +1456,16 @@ Handler special(SOp Op, VK) {
       if (v >= c.fr->spBase && v <= c.wave->sp) { c.wave->sp = v; c.fr->spTop = v; }
       return St::Next;
     };
+  case SOp::GetReg:
+    // A synthetic placement: the workgroup's compute unit is derived from its id (16 CUs/WGPs,
+    // one shader engine/array), the wave id from the wave's index in the workgroup. HW_ID
+    // (gfx9): WAVE_ID [3:0], CU_ID [11:8]; HW_ID1 (gfx10+): WAVE_ID [4:0], WGP_ID [13:10].
+    return +[](Ctx &c, const Inst &I) {
+      unsigned Id = I.aux & 63, Off = (I.aux >> 6) & 31, Size = ((I.aux >> 11) & 31) + 1;
+      uint64_t Cu = (c.wg->id[0] + 3ull * c.wg->id[1] + 5ull * c.wg->id[2]) & 15, W = c.wave->index;
+      uint64_t Reg = Id == 4 ? ((W & 15) | (Cu << 8)) : ((W & 31) | (Cu << 10));
+      return uniform(c, I, (Reg >> Off) & ((Size >= 32 ? ~0ull : (1ull << Size) - 1)));
+    };
   case SOp::AssertFail: return +[](Ctx &c, const Inst &I) { return opAssert(c, I, true); };
   case SOp::AssertFailC: return +[](Ctx &c, const Inst &I) { return opAssert(c, I, false); };
   }

@@ -299,6 +299,11 @@ Handler binInt(unsigned Opcode, VK K);     // llvm::Instruction::Add ...
 Handler binFP(unsigned Opcode, VK K);
 /// i128 ops (WideOps.cpp): operands and result in two consecutive slots (lo, hi).
 Handler binWide(unsigned Opcode);
+// Odd-width integers (OddInts.cpp): width N in Inst::aux; casts: aux = from bits, aux2 = to bits.
+Handler binOdd(unsigned Opcode);
+Handler icmpOdd(unsigned Pred);
+Handler zextOrTruncOdd();
+Handler sextOdd();
 Handler icmpWide(unsigned Pred); // result: one i1 slot
 Handler fneg(VK K);
 Handler icmp(unsigned Pred, VK K);

@@ -100,6 +100,7 @@ enum class SOp : uint16_t {
   IsShared, IsPrivate, Trap, EndPgm, StackSave, StackRestore, Nop,
   AssertFail /* CUDA __assertfail */, AssertFailC /* __assert_fail */,
   Abort,
+  GetReg /* aux: s_getreg hwreg immediate (id | offset << 6 | (size - 1) << 11) */,
 };
 
 namespace ops {

@@ -75,7 +75,18 @@ namespace {
 struct Leaf {
   VK kind;
   uint64_t offset;
+  uint8_t bits = 0; // integer width when it is not the kind's (odd widths, OddInts.cpp); else 0
+  unsigned width() const { return bits ? bits : vkBits(kind); }
 };
+
+/// Integer widths other than 1/8/16/32/64 (and <= 64): kept in the container
+/// kind's slot, zero-extended (OddInts.cpp).
+unsigned oddBits(Type *T) {
+  auto *IT = dyn_cast<IntegerType>(T->getScalarType());
+  if (!IT) return 0;
+  unsigned N = IT->getBitWidth();
+  return (N == 1 || N == 8 || N == 16 || N == 32 || N >= 64) ? 0 : N;
+}
 
 std::string str(const Value &V) {
   std::string S;
@@ -117,6 +128,8 @@ public:
       case 32: return VK::I32;
       case 64: return VK::I64;
       }
+      unsigned N = IT->getBitWidth(); // odd widths: the container (OddInts.cpp)
+      if (N < 64) return N < 8 ? VK::I8 : N < 16 ? VK::I16 : N < 32 ? VK::I32 : VK::I64;
     } else if (T->isHalfTy()) return VK::F16;
     else if (T->isBFloatTy()) return VK::BF16;
     else if (T->isFloatTy()) return VK::F32;
@@ -147,7 +160,8 @@ public:
     if (auto *VT = dyn_cast<FixedVectorType>(T)) {
       auto K = kindOf(VT->getElementType());
       if (!K) return K.takeError();
-      for (unsigned i = 0; i < VT->getNumElements(); ++i) Out.push_back({*K, Off + i * vkBytes(*K)});
+      uint8_t B = uint8_t(oddBits(VT));
+      for (unsigned i = 0; i < VT->getNumElements(); ++i) Out.push_back({*K, Off + i * vkBytes(*K), B});
       return Error::success();
     }
     if (T->isIntegerTy(128)) { // two slots: low, high 64 bits (WideOps.cpp)
@@ -157,7 +171,7 @@ public:
     }
     auto K = kindOf(T);
     if (!K) return K.takeError();
-    Out.push_back({*K, Off});
+    Out.push_back({*K, Off, uint8_t(oddBits(T))});
     return Error::success();
   }
   Expected<unsigned> leafCount(Type *T) {
@@ -412,6 +426,7 @@ private:
   Error assignSlots();
   Error translate(Instruction &I);
   Error translateWide(Instruction &I);
+  Error translateOdd(Instruction &I);
   Error translateCall(CallBase &CB);
   Error translateIntrinsic(CallBase &CB, Intrinsic::ID ID);
   Error elementwise(CallBase &CB, LOp Op, unsigned NOps);
@@ -665,6 +680,136 @@ static bool isWide(const Value *V) { return V->getType()->isIntegerTy(128); }
 /// 64-bit half and take the generic paths; arithmetic, comparisons and
 /// integer extension/truncation are handled here; anything else is a
 /// load-time error.
+/// Odd-width integers (OddInts.cpp): values are canonical (zero-extended) in
+/// their container slot; every result is re-masked, signed operations
+/// sign-extend from the true width. Widths come from Leaf::width().
+Error FnTranslator::translateOdd(Instruction &I) {
+  unsigned Opc = I.getOpcode();
+  auto Dst = [&]() { return Base[&I]; };
+  auto LT = leavesOf(I.getType()->isVoidTy() ? I.getOperand(0)->getType() : I.getType());
+  if (!LT) return fail(toString(LT.takeError()));
+  if (I.isBinaryOp() || Opc == Instruction::ICmp) {
+    auto L = leavesOf(I.getOperand(0)->getType());
+    if (!L) return fail(toString(L.takeError()));
+    Handler H = I.isBinaryOp() ? ops::binOdd(Opc) : ops::icmpOdd(cast<CmpInst>(I).getPredicate());
+    if (!H) return fail("unsupported operation on an odd-width integer");
+    for (unsigned i = 0; i < L->size(); ++i) {
+      auto A = op(I.getOperand(0), i), B = op(I.getOperand(1), i);
+      if (!A) return A.takeError();
+      if (!B) return B.takeError();
+      Inst &X = emit(H);
+      X.dst = Dst() + int32_t(i); X.a = *A; X.b = *B; X.aux = (*L)[i].width();
+    }
+    return Error::success();
+  }
+  if (I.isCast()) {
+    auto LS = leavesOf(I.getOperand(0)->getType());
+    if (!LS) return fail(toString(LS.takeError()));
+    for (unsigned i = 0; i < LT->size(); ++i) {
+      auto A = op(I.getOperand(0), i);
+      if (!A) return A.takeError();
+      unsigned FB = (*LS)[i].width(), TB = (*LT)[i].width();
+      VK FK = (*LS)[i].kind, TK = (*LT)[i].kind;
+      switch (Opc) {
+      case Instruction::Trunc: case Instruction::ZExt: case Instruction::PtrToInt: case Instruction::IntToPtr: {
+        Inst &X = emit(ops::zextOrTruncOdd());
+        X.dst = Dst() + int32_t(i); X.a = *A; X.aux = FB; X.aux2 = TB;
+        break;
+      }
+      case Instruction::SExt: {
+        Inst &X = emit(ops::sextOdd());
+        X.dst = Dst() + int32_t(i); X.a = *A; X.aux = FB; X.aux2 = TB;
+        break;
+      }
+      case Instruction::UIToFP: case Instruction::SIToFP: { // from iN: widen to i64 first
+        int32_t T = slots(1);
+        Inst &W = emit(Opc == Instruction::SIToFP ? ops::sextOdd() : ops::zextOrTruncOdd());
+        W.dst = T; W.a = *A; W.aux = FB; W.aux2 = 64;
+        Handler H = ops::cast(Opc, VK::I64, TK);
+        if (!H) return fail("unsupported cast");
+        Inst &X = emit(H);
+        X.dst = Dst() + int32_t(i); X.a = T;
+        break;
+      }
+      case Instruction::FPToUI: case Instruction::FPToSI: { // to iN: via i64, then masked
+        int32_t T = slots(1);
+        Handler H = ops::cast(Opc, FK, VK::I64);
+        if (!H) return fail("unsupported cast");
+        Inst &X = emit(H);
+        X.dst = T; X.a = *A;
+        Inst &M = emit(ops::zextOrTruncOdd());
+        M.dst = Dst() + int32_t(i); M.a = T; M.aux = 64; M.aux2 = TB;
+        break;
+      }
+      default:
+        return fail("unsupported cast of an odd-width integer");
+      }
+    }
+    return Error::success();
+  }
+  if (Opc == Instruction::Load || Opc == Instruction::Store) {
+    // A scalar iN occupies its store size (ceil(N/8) bytes, little-endian); it is
+    // accessed byte by byte. Vectors of odd elements are bit-packed in memory.
+    bool IsLoad = Opc == Instruction::Load;
+    Type *VT = IsLoad ? I.getType() : cast<StoreInst>(I).getValueOperand()->getType();
+    if (VT->isVectorTy()) return fail("load/store of a vector of odd-width integers is not supported");
+    if (IsLoad ? cast<LoadInst>(I).isAtomic() || cast<LoadInst>(I).isVolatile()
+               : cast<StoreInst>(I).isAtomic() || cast<StoreInst>(I).isVolatile())
+      return fail("atomic or volatile access of an odd-width integer is not supported");
+    const Value *Ptr = IsLoad ? cast<LoadInst>(I).getPointerOperand() : cast<StoreInst>(I).getPointerOperand();
+    auto C = ptrClass(Ptr);
+    if (!C) return C.takeError();
+    auto P = op(Ptr);
+    if (!P) return P.takeError();
+    unsigned N = oddBits(VT), Bytes = (N + 7) / 8;
+    Handler Shl = ops::binInt(Instruction::Shl, VK::I64), Or = ops::binInt(Instruction::Or, VK::I64),
+            Shr = ops::binInt(Instruction::LShr, VK::I64);
+    if (IsLoad) {
+      int32_t Acc = -1;
+      for (unsigned k = 0; k < Bytes; ++k) {
+        int32_t B = slots(1);
+        Inst &L = emit(ops::load(*C, 1));
+        L.dst = B; L.a = *P; L.imm = int64_t(k);
+        if (k) {
+          int32_t S = slots(1);
+          Inst &X = emit(Shl);
+          X.dst = S; X.a = B; X.b = constSlot(8 * k);
+          int32_t R = slots(1);
+          Inst &Y = emit(Or);
+          Y.dst = R; Y.a = Acc; Y.b = S;
+          Acc = R;
+        } else {
+          Acc = B;
+        }
+      }
+      Inst &M = emit(ops::zextOrTruncOdd());
+      M.dst = Dst(); M.a = Acc; M.aux = 64; M.aux2 = N;
+      return Error::success();
+    }
+    auto V = op(cast<StoreInst>(I).getValueOperand());
+    if (!V) return V.takeError();
+    for (unsigned k = 0; k < Bytes; ++k) {
+      int32_t B = *V;
+      if (k) {
+        B = slots(1);
+        Inst &X = emit(Shr);
+        X.dst = B; X.a = *V; X.b = constSlot(8 * k);
+      }
+      Inst &S = emit(ops::store(*C, 1));
+      S.a = *P; S.b = B; S.imm = int64_t(k);
+    }
+    return Error::success();
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    // Correct on canonical (zero-extended) operands with the container's op.
+    Intrinsic::ID ID = II->getIntrinsicID();
+    if (ID == Intrinsic::ctpop || ID == Intrinsic::umin || ID == Intrinsic::umax)
+      return translateIntrinsic(*II, ID);
+    return fail("intrinsic on an odd-width integer type is not supported");
+  }
+  return fail("unsupported instruction on an odd-width integer");
+}
+
 Error FnTranslator::translateWide(Instruction &I) {
   unsigned Opc = I.getOpcode();
   int32_t D = isWide(&I) ? Base[&I] : 0;
@@ -735,6 +880,12 @@ Error FnTranslator::translate(Instruction &I) {
     for (const Value *O : I.operands()) Wide |= isWide(O);
     if (Wide) return translateWide(I);
   }
+  if (I.isBinaryOp() || Opc == Instruction::ICmp || Opc == Instruction::Load || Opc == Instruction::Store ||
+      (I.isCast() && Opc != Instruction::BitCast) || isa<IntrinsicInst>(I)) {
+    bool Odd = oddBits(I.getType()) != 0;
+    for (const Value *O : I.operands()) Odd |= oddBits(O->getType()) != 0;
+    if (Odd) return translateOdd(I);
+  }
   if (I.isBinaryOp()) {
     auto L = leavesOf(I.getType());
     if (!L) return fail(toString(L.takeError()));
@@ -756,10 +907,9 @@ Error FnTranslator::translate(Instruction &I) {
     if (!LD) return fail(toString(LD.takeError()));
     auto LS = leavesOf(I.getOperand(0)->getType());
     if (!LS) return fail(toString(LS.takeError()));
-    if (Opc == Instruction::BitCast && (LD->size() != LS->size() ||
-                                        ((*LD)[0].kind != (*LS)[0].kind && vkBytes((*LD)[0].kind) != vkBytes((*LS)[0].kind)))) {
-      // element sizes in bits (i1 vectors are bit-packed)
-      unsigned SB = vkBits((*LS)[0].kind), DB = vkBits((*LD)[0].kind);
+    if (Opc == Instruction::BitCast && (LD->size() != LS->size() || (*LD)[0].width() != (*LS)[0].width())) {
+      // element sizes in bits (vectors of i1 and of odd widths are bit-packed)
+      unsigned SB = (*LS)[0].width(), DB = (*LD)[0].width();
       if (SB * LS->size() != DB * LD->size()) return fail("bitcast between different sizes");
       if (SB * LS->size() > 4096) return fail("bitcast of a vector larger than 512 bytes");
       auto S = regVec(I.getOperand(0), unsigned(LS->size()));
@@ -1502,6 +1652,17 @@ Error FnTranslator::translateIntrinsic(CallBase &CB, Intrinsic::ID ID) {
   case Intrinsic::amdgcn_s_sleep: return special(SOp::Sleep);
   case Intrinsic::amdgcn_s_memtime: return special(SOp::MemTime);
   case Intrinsic::amdgcn_s_memrealtime: return special(SOp::MemRealTime);
+  case Intrinsic::amdgcn_s_getreg: {
+    // Hardware registers the device library reads (%smid): HW_ID (gfx9, id 4) and HW_ID1
+    // (gfx10+, id 23), modelled in Exec.cpp; any other register is a load error.
+    auto *Imm = dyn_cast<ConstantInt>(CB.getArgOperand(0));
+    if (!Imm) return fail("s.getreg with a non-constant register");
+    unsigned Id = unsigned(Imm->getZExtValue()) & 63;
+    if (Id != 4 && Id != 23) return fail("s.getreg of hardware register " + Twine(Id) + " is not modelled");
+    if (Error E = special(SOp::GetReg)) return E;
+    FC.code.back().aux = unsigned(Imm->getZExtValue());
+    return Error::success();
+  }
   case Intrinsic::amdgcn_is_shared: return special(SOp::IsShared, 1);
   case Intrinsic::amdgcn_is_private: return special(SOp::IsPrivate, 1);
   case Intrinsic::amdgcn_endpgm: return special(SOp::EndPgm);

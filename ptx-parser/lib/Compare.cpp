@@ -107,7 +107,8 @@ private:
   bool operand(const Operand &a, const Operand &b) {
     if (!(eq("kind", a.kind, b.kind) && eq("negated", a.negated, b.negated))) return false;
     switch (a.kind) {
-    case Operand::Kind::Reg: return eq("reg", a.reg, b.reg) && eq("offset", a.offset, b.offset);
+    case Operand::Kind::Reg:
+      return eq("reg", a.reg, b.reg) && eq("offset", a.offset, b.offset) && eq("vsel", a.vsel, b.vsel);
     case Operand::Kind::SReg: return eq("sreg", a.sreg, b.sreg) && eq("sregIndex", a.sregIndex, b.sregIndex);
     case Operand::Kind::Imm: return eq("imm", a.imm, b.imm);
     case Operand::Kind::FImm: return eq("imm", a.imm, b.imm) && eq("fbits", a.fbits, b.fbits);

@@ -521,7 +521,14 @@ private:
       }
       bool ok = true;
       for (auto *as : d->arraySpec()) {
-        if (as->INT()) {
+        if (as->IDENT()) {
+          if (text(as->IDENT()) != "WARP_SZ") {
+            error(loc(as->IDENT()), "array dimension must be an integer constant");
+            ok = false;
+            break;
+          }
+          var.dims.push_back(uint64_t(kWarpSz));
+        } else if (as->INT()) {
           auto n = parseInt(text(as->INT()), loc(as->INT()));
           if (!n) { ok = false; break; }
           if (*n == 0) { error(loc(as->INT()), "array dimension must be positive"); ok = false; break; }
@@ -610,6 +617,9 @@ private:
         }
         x.kind = InitExpr::Kind::GenericSym;
         x.name = std::string(text(ids[1]));
+      } else if (ids.size() == 1 && text(ids[0]) == "WARP_SZ") {
+        x.kind = InitExpr::Kind::Int; // predefined identifier, folded (printed as its value)
+        x.value = neg ? -kWarpSz : kWarpSz;
       } else if (ids.size() == 1) {
         x.kind = InitExpr::Kind::Sym;
         x.name = std::string(text(ids[0]));
@@ -664,7 +674,11 @@ private:
       var.name = std::string(text(nameTok));
       if (nameTok) var.loc = loc(nameTok);
       for (auto *as : p->arraySpec()) {
-        if (as->INT()) {
+        if (as->IDENT()) {
+          if (text(as->IDENT()) != "WARP_SZ")
+            error(loc(as->IDENT()), "array dimension must be an integer constant");
+          var.dims.push_back(uint64_t(kWarpSz));
+        } else if (as->INT()) {
           auto n = parseInt(text(as->INT()), loc(as->INT()));
           var.dims.push_back(n ? *n : 1);
         } else {
@@ -1046,7 +1060,24 @@ private:
         op.reg = *id;
         return true;
       }
-    } else if (lookupReg(base)) {
+    } else if (auto id = lookupReg(base)) {
+      // Video instruction byte/half selectors: .b<1-4 digits 0-7>, .h<1-4 digits 0-3>.
+      bool half = comp[0] == 'h';
+      uint8_t d[4];
+      unsigned n = 0;
+      bool ok = (comp[0] == 'b' || half) && comp.size() >= 2 && comp.size() <= 5;
+      for (size_t k = 1; ok && k < comp.size(); ++k) {
+        char ch = comp[k];
+        ok = ch >= '0' && ch <= (half ? '3' : '7');
+        if (ok) d[n++] = uint8_t(ch - '0');
+      }
+      if (ok) {
+        op.kind = Operand::Kind::Reg;
+        op.reg = *id;
+        op.vsel = VideoSel::encode(half, d, n);
+        op.name = std::string(base);
+        return true;
+      }
       error(op.loc, "register component selector '." + std::string(comp) +
                         "' is not supported (in '" + std::string(full) + "')");
       return false;
@@ -1079,6 +1110,12 @@ private:
       auto name = text(t);
       op.name = std::string(name);
       if (name == "_") { op.kind = Operand::Kind::Sink; return true; }
+      if (name == "WARP_SZ") { // predefined: the CUDA warp size under every warp policy
+        op.kind = Operand::Kind::Imm;
+        op.imm = kWarpSz;
+        op.warpSz = true;
+        return true;
+      }
       if (auto id = lookupReg(name)) {
         op.kind = Operand::Kind::Reg;
         op.reg = *id;
@@ -1123,6 +1160,7 @@ private:
     if (!atomOperand(tokOf(ch[i++]), op)) return false;
     if (prefix) {
       op.loc = loc(prefix);
+      op.warpSz = false; // -WARP_SZ / ~WARP_SZ: printed as the value
       int pt = prefix->getType();
       if (pt == PTXParser::BANG) {
         if (op.kind != Operand::Kind::Reg) {

@@ -271,9 +271,19 @@ private:
   void operand(const Operand &op) {
     if (op.negated) out_ += "!";
     switch (op.kind) {
-    case Operand::Kind::Reg: out_ += regName(op.reg, op.name); break;
+    case Operand::Kind::Reg:
+      out_ += regName(op.reg, op.name);
+      if (op.vsel) {
+        VideoSel v = VideoSel::decode(op.vsel);
+        out_ += v.half ? ".h" : ".b";
+        for (unsigned i = 0; i < v.count; ++i) out_ += char('0' + v.digit[i]);
+      }
+      break;
     case Operand::Kind::SReg: out_ += sregName(op.sreg, op.sregIndex); break;
-    case Operand::Kind::Imm: out_ += std::to_string(op.imm); break;
+    case Operand::Kind::Imm:
+      if (op.warpSz) out_ += withOffset("WARP_SZ", op.imm - kWarpSz);
+      else out_ += std::to_string(op.imm);
+      break;
     case Operand::Kind::FImm: out_ += hexFloat(op.imm, op.fbits); break;
     case Operand::Kind::Sym: out_ += withOffset(op.name, op.offset); break;
     case Operand::Kind::Sink: out_ += "_"; break;

@@ -64,6 +64,7 @@ public:
       : in_(in), fn_(fn), modLocs_(modLocs), diags_(d) {}
 
   void run() {
+    checkVideoSelectors();
     const InstrRule &rule = instrRule(in_.op);
     checkModifiers(rule);
     checkCounts(rule);
@@ -72,6 +73,15 @@ public:
   }
 
 private:
+  // Byte/half selectors (%r.b3210, %r.h10) belong to the video instructions only.
+  void checkVideoSelectors() {
+    bool video = in_.op >= Opcode::Vadd && in_.op <= Opcode::Vset4;
+    for (const Operand &o : in_.operands)
+      if (o.vsel && !video)
+        diags_.error(o.loc, "register selector on '" + std::string(opcodeName(in_.op)) +
+                                "': byte/half selectors are only valid on video instructions");
+  }
+
   const Instruction &in_;
   const Function &fn_;
   const std::vector<SourceLoc> &modLocs_;
@@ -142,11 +152,14 @@ private:
       if (intType && n == 0 && typeBits(in_.types[0]) > 8)
         diags_.error(in_.loc, "integer '" + instrName(in_) + "' requires '.hi', '.lo' or '.wide'");
     }
-    // Packed 16-bit integer types exist only for min/max (.relu only on .s16x2).
+    // Packed 16-bit integer types exist only for add (sm_90, no .sat) and min/max (.relu only on .s16x2).
     for (Type t : in_.types) {
       if (t != Type::U16x2 && t != Type::S16x2) continue;
-      if (in_.op != Opcode::Min && in_.op != Opcode::Max)
-        diags_.error(in_.loc, "'." + std::string(typeName(t)) + "' is only valid on min/max, not on '" + opName + "'");
+      if (in_.op == Opcode::Add) {
+        if (in_.has(Mod::Sat))
+          diags_.error(in_.loc, "'.sat' does not apply to '." + std::string(typeName(t)) + "'");
+      } else if (in_.op != Opcode::Min && in_.op != Opcode::Max)
+        diags_.error(in_.loc, "'." + std::string(typeName(t)) + "' is only valid on add/min/max, not on '" + opName + "'");
       else if (t == Type::U16x2 && in_.has(Mod::Relu))
         diags_.error(in_.loc, "'.relu' is only valid with '.s16x2' or '.s32', not on '" + instrName(in_) + "'");
     }

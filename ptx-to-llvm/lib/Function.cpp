@@ -237,6 +237,11 @@ static bool dispatch(FnCtx &fc, const ptx::Instruction &in) {
     return translateTexture(fc, in);
   case O::Cp: case O::Mbarrier:
     return translateAsync(fc, in);
+  case O::Vadd: case O::Vsub: case O::Vabsdiff: case O::Vmin: case O::Vmax: case O::Vshl: case O::Vshr:
+  case O::Vmad: case O::Vset: case O::Vadd2: case O::Vsub2: case O::Vavrg2: case O::Vabsdiff2: case O::Vmin2:
+  case O::Vmax2: case O::Vset2: case O::Vadd4: case O::Vsub4: case O::Vavrg4: case O::Vabsdiff4: case O::Vmin4:
+  case O::Vmax4: case O::Vset4:
+    return translateVideo(fc, in);
   case O::Pmevent:
     // pmevent signals a performance-monitor event to an attached profiler;
     // it has no effect on the program's state, and there is no NVIDIA

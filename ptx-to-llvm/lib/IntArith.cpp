@@ -368,6 +368,15 @@ bool translateIntArith(FnCtx &fc, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   switch (in.op) {
   case Opcode::Add: case Opcode::Sub: case Opcode::Addc: case Opcode::Subc:
+    if (in.op == Opcode::Add && (t == ptx::Type::U16x2 || t == ptx::Type::S16x2)) {
+      // add.{u16x2,s16x2} (sm_90): two independent wrapping 16-bit adds
+      Type *v2 = FixedVectorType::get(b.getInt16Ty(), 2);
+      if (ops.size() != 3) return fc.unsupported(in, "expected 3 operands");
+      Value *x = b.CreateBitCast(fc.read(ops[1], ptx::Type::B32), v2);
+      Value *y = b.CreateBitCast(fc.read(ops[2], ptx::Type::B32), v2);
+      fc.write(ops[0], b.CreateBitCast(b.CreateAdd(x, y), b.getInt32Ty()), ptx::Type::B32);
+      return true;
+    }
     return addSubLike(fc, in);
   case Opcode::Mul: case Opcode::Mad: case Opcode::Madc:
     return mulMad(fc, in);

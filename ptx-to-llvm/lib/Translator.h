@@ -171,6 +171,7 @@ bool translateControl(FnCtx &, const ptx::Instruction &);
 bool translateWarp(FnCtx &, const ptx::Instruction &);
 bool translateAsync(FnCtx &, const ptx::Instruction &);
 bool translateTexture(FnCtx &, const ptx::Instruction &);
+bool translateVideo(FnCtx &, const ptx::Instruction &);
 llvm::Value *readSpecialReg(FnCtx &, const ptx::Operand &op);
 
 // Classification used by the dispatcher.

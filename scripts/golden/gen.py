@@ -688,6 +688,90 @@ def gen_cvt():
         simple(K, "cvt.pack.sat.%s.s32.b32" % ct, "b32", ["s32", "s32", "b32"])
 
 
+VIDEO_NOTE = "PTX video instruction; recorded with the H200's ptxas/driver (emulated there too)"
+
+
+def gen_video():
+    """SIMD (2-/4-way) and scalar video instructions: every op x signedness, .sat, the
+    accumulate (.add) and merge forms, and a sample of lane selectors / masks / part selects."""
+    F = "video"
+    I3 = ["I32", "I32", "I32"]
+    nr = 512
+
+    def v(name, body):
+        form(F, name, I3, ["b32"], body, note=VIDEO_NOTE, nrand=nr)
+
+    # type combinations: all unsigned, all signed, and two mixed ones
+    tys = [("u32", "u32", "u32"), ("s32", "s32", "s32"), ("s32", "u32", "s32"), ("u32", "s32", "u32")]
+    for w, lanes in ((2, "h"), (4, "b")):
+        for op in ("vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"):
+            o = "%s%d" % (op, w)
+            for (d, a, b) in tys:
+                base = "%s.%s.%s.%s" % (o, d, a, b)
+                v(base, "%s %%d0, %%a0, %%a1, %%a2;" % base)
+                v(base + ".sat", "%s.sat %%d0, %%a0, %%a1, %%a2;" % base)
+                v(base + ".add", "%s.add %%d0, %%a0, %%a1, %%a2;" % base)
+            # selectors and masks (one type combination per op, mixed signedness)
+            base = "%s.s32.u32.s32" % o
+            if w == 2:
+                sels = [("h0", "h01", "h23"), ("h10", "h31", "h20")]
+            else:
+                sels = [("b20", "b0123", "b4567"), ("b3210", "b7351", "b0426")]
+            for (m, sa, sb) in sels:
+                for mod in ("", ".sat", ".add"):
+                    name = "%s%s.d_%s.a_%s.b_%s" % (base, mod, m, sa, sb)
+                    v(name, "%s%s %%d0.%s, %%a0.%s, %%a1.%s, %%a2;" % (base, mod, m, sa, sb))
+        for cmp_ in ("eq", "ne", "lt", "le", "gt", "ge"):
+            for (a, b) in (("u32", "u32"), ("s32", "s32"), ("u32", "s32")):
+                base = "vset%d.%s.%s.%s" % (w, a, b, cmp_)
+                v(base, "%s %%d0, %%a0, %%a1, %%a2;" % base)
+                v(base + ".add", "%s.add %%d0, %%a0, %%a1, %%a2;" % base)
+        m, sa, sb = ("h1", "h01", "h23") if w == 2 else ("b20", "b0123", "b6475")
+        base = "vset%d.s32.u32.lt" % w
+        v(base + ".d_%s.a_%s.b_%s" % (m, sa, sb), "%s %%d0.%s, %%a0.%s, %%a1.%s, %%a2;" % (base, m, sa, sb))
+    # Scalar video instructions.
+    for op in ("vadd", "vsub", "vabsdiff", "vmin", "vmax"):
+        for (d, a, b) in tys:
+            base = "%s.%s.%s.%s" % (op, d, a, b)
+            form(F, base, ["I32", "I32"], ["b32"], "%s %%d0, %%a0, %%a1;" % base, note=VIDEO_NOTE, nrand=nr)
+            form(F, base + ".sat", ["I32", "I32"], ["b32"], "%s.sat %%d0, %%a0, %%a1;" % base,
+                 note=VIDEO_NOTE, nrand=nr)
+            for op2 in ("add", "min", "max"):
+                v(base + "." + op2, "%s.%s %%d0, %%a0, %%a1, %%a2;" % (base, op2))
+                if d != a or a != b:
+                    v(base + ".sat." + op2, "%s.sat.%s %%d0, %%a0, %%a1, %%a2;" % (base, op2))
+        base = "%s.s32.s32.u32" % op
+        for (ds, sa, sb) in (("b0", "b1", "b2"), ("h1", "h1", "b0"), ("b2", "h0", "b3")):
+            for mod in ("", ".sat"):
+                v("%s%s.d_%s.a_%s.b_%s" % (base, mod, ds, sa, sb),
+                  "%s%s %%d0.%s, %%a0.%s, %%a1.%s, %%a2;" % (base, mod, ds, sa, sb))
+        base = "%s.u32.u32.s32" % op
+        for (sa, sb) in (("b1", "b3"), ("h1", "h0")):
+            form(F, "%s.a_%s.b_%s" % (base, sa, sb), ["I32", "I32"], ["b32"],
+                 "%s %%d0, %%a0.%s, %%a1.%s;" % (base, sa, sb), note=VIDEO_NOTE, nrand=nr)
+            v("%s.sat.add.a_%s.b_%s" % (base, sa, sb), "%s.sat.add %%d0, %%a0.%s, %%a1.%s, %%a2;" % (base, sa, sb))
+    for op in ("vshl", "vshr"):
+        for (d, a) in (("u32", "u32"), ("s32", "s32"), ("u32", "s32"), ("s32", "u32")):
+            for mode in ("clamp", "wrap"):
+                base = "%s.%s.%s.u32.%s" % (op, d, a, mode)
+                form(F, base, ["I32", "AMT"], ["b32"], "%s %%d0, %%a0, %%a1;" % base, note=VIDEO_NOTE, nrand=nr)
+                form(F, base.replace(".u32." + mode, ".u32.sat." + mode), ["I32", "AMT"], ["b32"],
+                     "%s %%d0, %%a0, %%a1;" % base.replace(".u32." + mode, ".u32.sat." + mode),
+                     note=VIDEO_NOTE, nrand=nr)
+        base = "%s.s32.s32.u32.clamp" % op
+        form(F, base + ".add.a_b1", ["I32", "AMT", "I32"], ["b32"], "%s.add %%d0, %%a0.b1, %%a1, %%a2;" % base,
+             note=VIDEO_NOTE, nrand=nr)
+        form(F, base + ".d_h1.a_h0", ["I32", "AMT", "I32"], ["b32"], "%s %%d0.h1, %%a0.h0, %%a1, %%a2;" % base,
+             note=VIDEO_NOTE, nrand=nr)
+    for cmp_ in ("eq", "ne", "lt", "le", "gt", "ge"):
+        for (a, b) in (("u32", "u32"), ("s32", "s32")):
+            base = "vset.%s.%s.%s" % (a, b, cmp_)
+            form(F, base, ["I32", "I32"], ["b32"], "%s %%d0, %%a0, %%a1;" % base, note=VIDEO_NOTE, nrand=nr)
+        v("vset.s32.u32.%s.add" % cmp_, "vset.s32.u32.%s.add %%d0, %%a0, %%a1, %%a2;" % cmp_)
+        v("vset.u32.s32.%s.max.a_b1.b_h1" % cmp_, "vset.u32.s32.%s.max %%d0, %%a0.b1, %%a1.h1, %%a2;" % cmp_)
+        v("vset.s32.s32.%s.d_b2.a_h0.b_b3" % cmp_, "vset.s32.s32.%s %%d0.b2, %%a0.h0, %%a1.b3, %%a2;" % cmp_)
+
+
 def build_forms():
     FORMS.clear()
     gen_int()
@@ -698,6 +782,7 @@ def build_forms():
     gen_f64()
     gen_half()
     gen_cvt()
+    gen_video()
     names = set()
     for f in FORMS:
         key = (f["family"], f["name"])

@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <numeric>
+#include <cstring>
 #include <random>
 
 using namespace emu;
@@ -462,6 +463,74 @@ TEST(EmuWide, WiderThan128IsALoadError) {
   ASSERT_FALSE(bool(M));
   std::string S = llvm::toString(M.takeError());
   EXPECT_NE(S.find("unsupported type 'i256'"), std::string::npos) << S;
+}
+
+// ---- odd-width integers (kernels/odd.ll, OddInts.cpp) -----------------------------------------
+namespace {
+int64_t sx(uint64_t v, unsigned n) { return int64_t(v << (64 - n)) >> (64 - n); }
+uint64_t mk(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+} // namespace
+
+TEST(EmuOdd, OddWidthIntegers) {
+  auto D = makeDevice();
+  ASSERT_TRUE(D);
+  auto M = loadFile(*D, srcPath("odd.ll"));
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  const int N = 32;
+  std::mt19937_64 R(20261201);
+  std::vector<uint64_t> A(N), B(N);
+  for (int i = 0; i < N; ++i) { A[i] = R(); B[i] = R(); }
+  A[0] = 0xffffffffffffffffull; B[0] = 0;               // all four halves > 3e4; b = 0
+  A[1] = 0x0000000100007531ull; B[1] = 0xffffffull;     // one half > 3e4 (0x7531 = 30001); b24 = -1
+  A[2] = 0x800000ull; B[2] = 0xffffffffffffffffull;     // i24 INT_MIN / -1
+  A[3] = 0; B[3] = 0x1f;                                // ashr by 31
+  uint64_t pa = upload(*D, A), pb = upload(*D, B), out = upload(*D, std::vector<uint64_t>(12 * N, 0)),
+           scratch = upload(*D, std::vector<uint32_t>(N, 0));
+  LaunchConfig C;
+  C.block = {N};
+  void *Args[] = {&pa, &pb, &out, &scratch};
+  ASSERT_OK(D->launch(**M, "odd", C, Args));
+  auto O = download<uint64_t>(*D, out, 12 * N);
+  for (int i = 0; i < N; ++i) {
+    uint64_t a = A[i], b = B[i];
+    const uint64_t *o = &O[12 * i];
+    unsigned m = 0;
+    for (int k = 0; k < 4; ++k) m |= (double((a >> (16 * k)) & 0xffff) > 3.0e4 ? 1u : 0u) << k;
+    EXPECT_EQ(o[0], m | uint64_t(m != 0) << 8 | uint64_t(m == 15) << 9 | uint64_t(__builtin_popcount(m)) << 12) << i;
+    unsigned mi = m ^ 5;
+    uint64_t sel = 0;
+    for (int k = 0; k < 4; ++k) sel |= ((mi >> k) & 1 ? uint64_t(1) << k : 0) << (8 * k);
+    EXPECT_EQ(o[1], sel) << i;
+    uint64_t a24 = a & mk(24), b24 = b & mk(24), q24 = (a24 * b24 + 0xfffff) & mk(24);
+    EXPECT_EQ(o[2], q24) << i;
+    int64_t sa = sx(a24, 24), sb = sx(b24 | 1, 24);
+    int64_t dq = (sb == -1) ? sx(uint64_t(-sa) & mk(24), 24) : sa / sb;
+    int64_t dr = (sb == -1) ? 0 : sa % sb;
+    EXPECT_EQ(int64_t(o[3]), dq) << i;
+    EXPECT_EQ(int64_t(o[4]), dr) << i;
+    uint64_t a48 = a & mk(48), b48 = b & mk(48);
+    EXPECT_EQ(o[5], uint64_t(sx(a48, 48) >> (b48 & 31)) & mk(48)) << i;
+    EXPECT_EQ(o[6], uint64_t(sx(a48, 48) < sx(b48, 48)) | uint64_t(a48 < b48) << 1) << i;
+    uint64_t s21 = 0;
+    for (int k = 0; k < 3; ++k) s21 |= ((((a >> (7 * k)) & 127) + ((b >> (7 * k)) & 127)) & 127) << (7 * k);
+    EXPECT_EQ(o[7], s21) << i;
+    double f = double(sx(a24, 24));
+    uint64_t fb;
+    std::memcpy(&fb, &f, 8);
+    EXPECT_EQ(o[8], fb) << i;
+    EXPECT_EQ(o[9], 0xff000000ull | q24) << i;
+    EXPECT_EQ(o[10], q24) << i;
+    EXPECT_EQ(int64_t(o[11]), sx(b & 15, 4)) << i;
+  }
+}
+
+TEST(EmuOdd, UnmodelledIntrinsicIsALoadError) {
+  auto D = makeDevice();
+  auto M = loadFile(*D, srcPath("odd_unsupported.ll"));
+  ASSERT_FALSE(bool(M));
+  std::string S = llvm::toString(M.takeError());
+  EXPECT_NE(S.find("intrinsic on an odd-width integer type is not supported"), std::string::npos) << S;
+  EXPECT_NE(S.find("llvm.ctlz.i4"), std::string::npos) << S;
 }
 
 // ---- permlane16/x16, ds.swizzle (kernels/xlane.ll, wave32) ---------------------------------------

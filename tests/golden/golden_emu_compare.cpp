@@ -167,12 +167,17 @@ Outcome runForm(const Options &o, const golden::Form &f, const std::string &ptx,
   std::vector<amdgpulower::Diagnostic> diags;
   auto mod = ptxjit::lowerPTX(ptx, f.entry + ".ptx", *ctx, lopts, diags);
   if (!mod) {
-    std::string first = oneLine(llvm::toString(mod.takeError()));
-    std::string lower = first;
+    // The translator's error is a summary line; its diagnostics (in diags) name the construct.
+    std::string all = llvm::toString(mod.takeError()), first = oneLine(all);
+    for (const auto &d : diags) all += "\n" + d.message;
+    std::string lower = all;
     for (auto &c : lower) c = (char)std::tolower((unsigned char)c);
-    if (lower.find("unsupported") != std::string::npos || lower.find("not supported") != std::string::npos) {
+    size_t at = lower.find("unsupported");
+    if (at == std::string::npos) at = lower.find("not supported");
+    if (at != std::string::npos) {
       res.status = Outcome::Unsupported;
-      res.detail = first;
+      size_t bol = all.rfind('\n', at);
+      res.detail = oneLine(all.substr(bol == std::string::npos ? 0 : bol + 1));
     } else {
       res.detail = "translation: " + first;
     }

@@ -92,6 +92,13 @@ enum class SReg : uint8_t {
 
 using RegId = uint32_t;
 
+// PTX's predefined identifier WARP_SZ: the CUDA warp size. It is an integer
+// constant of the CUDA programming model, not of the machine: under every warp
+// policy (wave32, wave64 pack and pad) a CUDA warp is 32 threads, so the IR
+// builder folds WARP_SZ to this value wherever PTX allows it (instruction
+// operands, initializers, array dimensions); see docs/warp-policies.md.
+inline constexpr int64_t kWarpSz = 32;
+
 struct Operand {
   enum class Kind : uint8_t {
     Reg,    // %r1                     -> reg
@@ -107,6 +114,8 @@ struct Operand {
   };
   Kind kind = Kind::Imm;
   bool negated = false;     // !%p (predicate operand), -x is not legal PTX
+  bool warpSz = false;      // Imm written as WARP_SZ (+/- offset): printed back as WARP_SZ
+  uint16_t vsel = 0;        // video byte/half selector on a register (%r1.b3210, %r2.h10): VideoSel
   uint8_t fbits = 0;        // FImm width
   uint8_t sregIndex = 0;    // .x=0 .y=1 .z=2 for %tid etc.; N for %envregN
   SReg sreg = SReg::Tid;
@@ -116,6 +125,29 @@ struct Operand {
   std::string name;         // Reg/Sym spelling (as written), for printing and diagnostics
   std::vector<Operand> elems;
   SourceLoc loc;
+};
+
+// Byte/half-word selector of a video instruction operand (PTX ISA "Video Instructions"):
+// `.b<digits>` (bytes, digits 0-7) or `.h<digits>` (half-words, digits 0-3), 1 to 4 digits written
+// most significant lane first (`.b3210`: lane 3 <- byte 3, ..., lane 0 <- byte 0). Encoded in
+// Operand::vsel as: bits 0-2 digit count (0 = no selector), bit 3 set for `.h`, 3 bits per digit
+// from bit 4 up, first written digit first.
+struct VideoSel {
+  bool half = false;
+  uint8_t count = 0;
+  uint8_t digit[4] = {0, 0, 0, 0}; // as written: digit[0] is the most significant lane
+  static uint16_t encode(bool half, const uint8_t *d, unsigned n) {
+    uint16_t v = uint16_t(n) | (half ? 8u : 0u);
+    for (unsigned i = 0; i < n; ++i) v |= uint16_t(d[i] & 7u) << (4 + 3 * i);
+    return v;
+  }
+  static VideoSel decode(uint16_t v) {
+    VideoSel s;
+    s.count = uint8_t(v & 7u);
+    s.half = (v & 8u) != 0;
+    for (unsigned i = 0; i < s.count && i < 4; ++i) s.digit[i] = uint8_t((v >> (4 + 3 * i)) & 7u);
+    return s;
+  }
 };
 
 struct Guard {
