@@ -80,7 +80,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadVariant(WarpPolicy p, unsigned
 
 llvm::Error linkInto(llvm::Module &m, std::unique_ptr<llvm::Module> lib) {
   if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
-    return llvm::createStringError("linking the ptx2amd device library failed");
+    return support::internalError(support::noLocf("linking the ptx2amd device library failed"));
   return llvm::Error::success();
 }
 
@@ -219,9 +219,9 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
     if (!isDevlibName(f.getName())) continue;
     if (f.isDeclaration()) {
       if (!f.use_empty() && !f.isIntrinsic())
-        return llvm::createStringError("the ptx2amd device library does not define '%s' "
+        return support::contractViolation(support::noLocf("the ptx2amd device library does not define '%s' "
                                        "(ptx_devlib.h interface mismatch)",
-                                       f.getName().str().c_str());
+                                       f.getName().str().c_str()));
       continue;
     }
     if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) continue;

@@ -116,7 +116,7 @@ void checkExitingFunctions(ModuleCtx &mc) {
       auto *cb = dyn_cast<CallBase>(u);
       if (cb && cb->getCalledOperand() == f) continue;
       const ptx::Function *pf = mc.ptxFunctions.lookup(name.getKey());
-      mc.error(pf ? pf->loc : ptx::SourceLoc{},
+      mc.unsupported(pf ? pf->loc : ptx::SourceLoc{}, "exit in an address-taken .func",
                "unsupported: 'exit' in .func '" + name.getKey().str() +
                    "' whose address is taken (indirect calls cannot propagate the exit)");
       break;
@@ -149,7 +149,7 @@ void declareFunctions(ModuleCtx &mc) {
           a->addAttr(Attribute::NoAlias);
           a->addAttr(Attribute::ReadOnly);
         } else if (p.align && p.align > ptx::typeBits(p.type) / 8) {
-          mc.error(p.loc, "unsupported kernel parameter '" + p.name + "': over-aligned scalar", pf.name);
+          mc.unsupported(p.loc, "over-aligned scalar kernel parameter", "unsupported kernel parameter '" + p.name + "': over-aligned scalar", pf.name);
         }
       }
       if (!pf.perf.maxntid.empty()) f->addFnAttr("ptx.maxntid", joinDims(pf.perf.maxntid));
@@ -270,8 +270,9 @@ static void declareLocal(FnCtx &fc, const ptx::Variable &v, unsigned index) {
     return;
   }
   default:
-    fc.error(v.loc, "unsupported variable '" + v.name + "' in state space ." +
-                        std::string(ptx::spaceName(v.space)));
+    fc.unsupportedAt(v.loc, "." + std::string(ptx::spaceName(v.space)) + " variable",
+                     "unsupported variable '" + v.name + "' in state space ." +
+                         std::string(ptx::spaceName(v.space)));
   }
 }
 

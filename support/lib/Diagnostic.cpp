@@ -27,12 +27,14 @@ std::string_view errorKindName(ErrorKind k) {
   case ErrorKind::ResourceLimit: return "resource-limit";
   case ErrorKind::DeviceFault: return "device-fault";
   case ErrorKind::IO: return "io";
+  case ErrorKind::Internal: return "internal";
   }
   return "generic";
 }
 
 // Line `line` (1-based) of text, without its newline (and a trailing '\r');
-// npos-data view when the line does not exist.
+// false when the text has fewer lines. The empty line after a final newline
+// exists (errors at end of file point there).
 static bool sourceLine(std::string_view text, unsigned line, std::string_view &out) {
   size_t at = 0;
   for (unsigned l = 1; l < line; ++l) {
@@ -40,7 +42,6 @@ static bool sourceLine(std::string_view text, unsigned line, std::string_view &o
     if (at == std::string_view::npos) return false;
     ++at;
   }
-  if (at >= text.size()) return false;
   size_t end = text.find('\n', at);
   out = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
   if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
@@ -68,7 +69,7 @@ std::string render(const Diagnostic &d, std::string_view sourceText) {
   return s;
 }
 
-std::string renderAll(llvm::ArrayRef<Diagnostic> diags, std::string_view sourceText) {
+std::string renderAll(std::span<const Diagnostic> diags, std::string_view sourceText) {
   std::string s;
   for (const Diagnostic &d : diags) s += render(d, sourceText);
   return s;

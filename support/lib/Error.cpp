@@ -18,8 +18,14 @@ char InvalidInputError::ID;
 char ResourceLimitError::ID;
 char DeviceFaultError::ID;
 char IOError::ID;
+char InternalError::ID;
 
 void DiagError::log(llvm::raw_ostream &os) const {
+  // Without a position the message alone (what createStringError printed).
+  if (diag_.file.empty() && !diag_.line) {
+    os << diag_.message;
+    return;
+  }
   std::string s = render(diag_);
   if (!s.empty() && s.back() == '\n') s.pop_back();
   os << s;
@@ -48,6 +54,7 @@ llvm::Error resourceLimit(Diagnostic d) { return llvm::make_error<ResourceLimitE
 llvm::Error deviceFault(FaultKind f, Diagnostic d) {
   return llvm::make_error<DeviceFaultError>(std::move(d), f);
 }
+llvm::Error internalError(Diagnostic d) { return llvm::make_error<InternalError>(std::move(d)); }
 llvm::Error ioError(std::string path, std::error_code ec, std::string what) {
   std::string msg = (what.empty() ? std::string("cannot access") : what) + " '" + path + "': " + ec.message();
   return llvm::make_error<IOError>(at(std::move(path), 0, 0, std::move(msg)), ec);

@@ -11,13 +11,14 @@
 // Columns are 1-based byte offsets in the line (a tab counts as one column,
 // as ANTLR and the fast lexer count); the caret line repeats the tabs that
 // precede the column, so it stays aligned in a terminal on tab-indented PTX.
+// This header and Diagnostic.cpp use only the C++ standard library (the PTX
+// front end and its fuzz build need nothing else); Error.h adds LLVM.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "llvm/ADT/ArrayRef.h"
-
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,7 @@ enum class ErrorKind : uint8_t {
   ResourceLimit,     // a limit was exceeded (registers, LDS, residency, sizes)
   DeviceFault,       // the (emulated) device faulted: memory fault, trap, assert, timeout, ...
   IO,                // reading or writing a file failed
+  Internal,          // a toolchain bug or an LLVM failure that no input should cause
 };
 std::string_view errorKindName(ErrorKind k); // "unsupported", "invalid-input", ...
 
@@ -53,9 +55,9 @@ std::string_view severityName(Severity s); // "error" | "warning" | "note"
 // line exists, the source line and a caret line.
 std::string render(const Diagnostic &d, std::string_view sourceText = {});
 // render() of each diagnostic, concatenated.
-std::string renderAll(llvm::ArrayRef<Diagnostic> diags, std::string_view sourceText = {});
+std::string renderAll(std::span<const Diagnostic> diags, std::string_view sourceText = {});
 
-inline bool hasErrors(llvm::ArrayRef<Diagnostic> diags) {
+inline bool hasErrors(std::span<const Diagnostic> diags) {
   for (const Diagnostic &d : diags)
     if (d.severity == Severity::Error) return true;
   return false;

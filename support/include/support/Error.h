@@ -11,6 +11,7 @@
 //   ResourceLimitError a limit was exceeded
 //   DeviceFaultError   the device faulted; FaultKind says how
 //   IOError            a file operation failed (path + std::error_code)
+//   InternalError      a toolchain bug / LLVM failure no input should cause
 //
 // Several problems travel as one llvm::Error built with llvm::joinErrors (an
 // llvm::ErrorList); takeDiagnostics() flattens any Error into diagnostics.
@@ -21,6 +22,8 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <system_error>
@@ -35,7 +38,8 @@ public:
   explicit DiagError(Diagnostic d) : diag_(std::move(d)) {}
   const Diagnostic &diagnostic() const { return diag_; }
   ErrorKind kind() const { return diag_.kind; }
-  // "file:line:col: error: message" (no source excerpt).
+  // "file:line:col: error: message" (no source excerpt); the message alone
+  // when the diagnostic has no position.
   void log(llvm::raw_ostream &os) const override;
   std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
 
@@ -117,12 +121,25 @@ private:
   std::error_code ec_;
 };
 
+class InternalError : public llvm::ErrorInfo<InternalError, DiagError> {
+public:
+  static char ID;
+  explicit InternalError(Diagnostic d) : ErrorInfo(std::move(d)) { diag_.kind = ErrorKind::Internal; }
+};
+
 // ---- Making them ---------------------------------------------------------------
 // A diagnostic at a position (file may be empty, line/col 0 when unknown).
 inline Diagnostic at(std::string file, unsigned line, unsigned col, std::string message) {
   return Diagnostic{Severity::Error, std::move(file), line, col, std::move(message), ErrorKind::Generic};
 }
 inline Diagnostic noLoc(std::string message) { return at({}, 0, 0, std::move(message)); }
+// noLoc() with a printf-style message (the format createStringError took).
+template <class... Ts> Diagnostic noLocf(const char *fmt, const Ts &...vals) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(fmt, vals...);
+  return noLoc(std::move(s));
+}
 
 template <class E, class... Args> llvm::Error make(Args &&...args) {
   return llvm::make_error<E>(std::forward<Args>(args)...);
@@ -133,6 +150,7 @@ llvm::Error invalidInput(Diagnostic d, std::string field = {},
                          uint64_t offset = InvalidInputError::kNoOffset);
 llvm::Error resourceLimit(Diagnostic d);
 llvm::Error deviceFault(FaultKind f, Diagnostic d);
+llvm::Error internalError(Diagnostic d);
 llvm::Error ioError(std::string path, std::error_code ec, std::string what = {});
 
 // ---- Inspecting them -----------------------------------------------------------
