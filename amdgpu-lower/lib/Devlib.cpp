@@ -36,9 +36,11 @@ extern const std::size_t devlib_w32_size, devlib_w64pack_size, devlib_w64pad_siz
 
 namespace amdgpulower {
 
-static constexpr llvm::StringLiteral kPadSuffix = ".ptx2amd.pad";
+static constexpr const char *kPadSuffix = support::global::kPadSuffix;
 
-bool isDevlibName(llvm::StringRef name) { return name.starts_with("__ptx_") || name.starts_with("__ptx2amd_"); }
+bool isDevlibName(llvm::StringRef name) {
+  return name.starts_with(support::global::kDevlibPrefix) || name.starts_with(support::global::kInternalPrefix);
+}
 
 namespace {
 
@@ -69,7 +71,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadVariant(WarpPolicy p, unsigned
   // LDS state (software barriers) is zero-initialised in C; LDS cannot be:
   // it is initialised at kernel entry instead (__ptx2amd_barrier_init).
   for (llvm::GlobalVariable &g : l.globals())
-    if (g.getAddressSpace() == 3 && g.hasInitializer())
+    if (g.getAddressSpace() == llvm::AMDGPUAS::LOCAL_ADDRESS && g.hasInitializer())
       g.setInitializer(llvm::PoisonValue::get(g.getValueType()));
   if (llvm::NamedMDNode *flags = l.getModuleFlagsMetadata()) l.eraseNamedMetadata(flags);
   if (llvm::NamedMDNode *ident = l.getNamedMetadata("llvm.ident")) l.eraseNamedMetadata(ident);

@@ -19,12 +19,14 @@
 
 #include "ptx/IR.h"
 #include "ptx2llvm/Translate.h"
+#include "support/Contract.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 
 #include <map>
 #include <string>
@@ -32,8 +34,14 @@
 
 namespace ptx2llvm {
 
-// AMDGPU address spaces (docs/pipeline.md).
-enum AS : unsigned { FlatAS = 0, GlobalAS = 1, SharedAS = 3, ConstAS = 4, PrivateAS = 5 };
+// AMDGPU address spaces (docs/pipeline.md), LLVM's own numbering.
+enum AS : unsigned {
+  FlatAS = llvm::AMDGPUAS::FLAT_ADDRESS,
+  GlobalAS = llvm::AMDGPUAS::GLOBAL_ADDRESS,
+  SharedAS = llvm::AMDGPUAS::LOCAL_ADDRESS,
+  ConstAS = llvm::AMDGPUAS::CONSTANT_ADDRESS,
+  PrivateAS = llvm::AMDGPUAS::PRIVATE_ADDRESS
+};
 
 struct ModuleCtx {
   const ptx::Module &pm;

@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "fatbin/Fatbin.h"
 #include "ptxjit.h"
+#include "support/CommandLine.h"
+#include "support/Diagnostic.h"
+#include "support/OutputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -22,9 +25,10 @@
 
 namespace {
 const char *Usage =
-    "usage: ptx2amd-fatbin INPUT (ELF from nvcc | .fatbin) -o OUT --offload-arch=gfxNNN [--offload-arch=...]\n"
-    "         [--warp-policy=pack|pad] [--sm=90 (highest PTX arch to pick)] [--emit=bundle|code-object]\n"
-    "         [--list]   (print the PTX modules found and exit)\n";
+    "ptx2amd-fatbin INPUT (ELF from nvcc | .fatbin) [-o OUT] [--offload-arch=gfxNNN ...]\n"
+    "         [--warp-policy=pack|pad|K=pad] [--sm=90 (highest PTX arch to pick)] [--emit=bundle|code-object]\n"
+    "         [--list]   (print the PTX modules found and exit)\n"
+    "  Without -o the output is INPUT.hsaco (one arch) or INPUT.bundle; without --offload-arch, gfx1100.";
 
 [[noreturn]] void die(const std::string &M) {
   fprintf(stderr, "ptx2amd-fatbin: %s\n", M.c_str());
@@ -37,25 +41,33 @@ bool endsWith(const std::string &S, const char *Suf) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string In, Out, Policy = "pack", Emit;
-  std::vector<std::string> Archs;
+  std::string In, Emit;
+  std::vector<std::string> Inputs;
   unsigned SM = 90;
   bool List = false;
-  for (int I = 1; I < argc; ++I) {
-    std::string A = argv[I];
-    if (A == "-o" && I + 1 < argc) Out = argv[++I];
-    else if (A.rfind("--offload-arch=", 0) == 0) Archs.push_back(A.substr(15));
-    else if (A.rfind("--warp-policy=", 0) == 0) Policy = A.substr(14);
-    else if (A.rfind("--sm=", 0) == 0) SM = unsigned(std::stoul(A.substr(5)));
-    else if (A.rfind("--emit=", 0) == 0) Emit = A.substr(7);
-    else if (A == "--list") List = true;
-    else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
-    else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
-    else if (In.empty()) In = A;
-    else die("more than one input");
+  support::cl::CommonOptions Common;
+  support::cl::Parser P("ptx2amd-fatbin", Usage);
+  support::cl::addCommonOptions(P, Common);
+  P.unsignedValue("--sm", "<n>", "highest PTX architecture to pick (default 90)", SM);
+  P.value("--emit", "bundle|code-object", "output kind (default: code object for one arch, else bundle)", Emit);
+  P.flag("--list", "print the PTX modules found and exit", List);
+  P.positional(Inputs);
+  if (llvm::Error E = P.parse(argc, argv)) die(llvm::toString(std::move(E)));
+  if (Common.help) { fputs(P.help().c_str(), stdout); return 0; }
+  if (Common.version) { puts(support::cl::versionLine("ptx2amd-fatbin").c_str()); return 0; }
+  if (Inputs.size() > 1) die("more than one input");
+  if (Inputs.empty()) die("missing arguments\nusage: " + std::string(Usage));
+  In = Inputs[0];
+  std::vector<std::string> Archs = Common.offloadArchs;
+  if (Archs.empty()) {
+    Archs.push_back(Common.arch());
+    if (Common.verbose) fprintf(stderr, "ptx2amd-fatbin: no --offload-arch given: compiling for %s\n", Archs[0].c_str());
   }
-  if (In.empty() || (!List && (Out.empty() || Archs.empty()))) die(std::string("missing arguments\n") + Usage);
-  if (Policy != "pack" && Policy != "pad") die("--warp-policy must be pack or pad");
+  std::string Out = Common.output;
+  if (Out.empty()) {
+    std::string Base = In.substr(In.find_last_of('/') + 1);
+    Out = Base + (Archs.size() == 1 && Emit != "bundle" ? ".hsaco" : ".bundle");
+  }
   if (Emit.empty()) Emit = (Archs.size() == 1 && !endsWith(Out, ".bundle")) ? "code-object" : "bundle";
   if (Emit != "bundle" && Emit != "code-object") die("--emit must be bundle or code-object");
   if (Emit == "code-object" && Archs.size() != 1) die("a code object holds exactly one --offload-arch; use --emit=bundle");
@@ -81,7 +93,13 @@ int main(int argc, char **argv) {
     ptxjit_options_create(&O);
     for (const std::string &A : Archs)
       if (ptxjit_options_add_arch(O, A.c_str()) != PTXJIT_SUCCESS) die("unknown --offload-arch '" + A + "'");
-    ptxjit_options_set_warp_policy(O, Policy == "pad" ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK);
+    auto CPolicy = [](support::WarpPolicy W) {
+      return W == support::WarpPolicy::Pad ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK;
+    };
+    if (Common.warpPolicy.module) ptxjit_options_set_warp_policy(O, CPolicy(*Common.warpPolicy.module));
+    for (const auto &[K, W] : Common.warpPolicy.kernels) ptxjit_options_set_kernel_warp_policy(O, K.c_str(), CPolicy(W));
+    ptxjit_options_set_opt_level(O, Common.optLevel);
+    ptxjit_options_set_threads(O, Common.threads);
     ptxjit_options_set_emit(O, Emit == "bundle" ? PTXJIT_EMIT_BUNDLE : PTXJIT_EMIT_CODE_OBJECT);
     std::string Name = In + ":ptx" + std::to_string(I);
     ptxjit_options_set_source_name(O, Name.c_str());
@@ -90,20 +108,23 @@ int main(int argc, char **argv) {
     for (size_t D = 0; R && D < ptxjit_result_diagnostic_count(R); ++D) {
       ptxjit_diagnostic Dg;
       if (ptxjit_result_diagnostic(R, D, &Dg) == PTXJIT_SUCCESS)
-        fprintf(stderr, "%s:%u:%u: %s: %s\n", *Dg.file ? Dg.file : Name.c_str(), Dg.line, Dg.column,
-                Dg.severity == PTXJIT_SEVERITY_ERROR ? "error" : Dg.severity == PTXJIT_SEVERITY_WARNING ? "warning" : "note",
-                Dg.message);
+        fputs(support::render({Dg.severity == PTXJIT_SEVERITY_ERROR     ? support::Severity::Error
+                               : Dg.severity == PTXJIT_SEVERITY_WARNING ? support::Severity::Warning
+                                                                        : support::Severity::Note,
+                               *Dg.file ? Dg.file : Name, Dg.line, Dg.column, Dg.message})
+                  .c_str(),
+              stderr);
     }
     size_t Size = 0;
     const void *Data = R ? ptxjit_result_data(R, &Size) : nullptr;
+    std::string Path = Mods->size() == 1 ? Out : Out + "." + std::to_string(I);
     if (S != PTXJIT_SUCCESS || !Data) {
       fprintf(stderr, "ptx2amd-fatbin: translation of PTX module %zu (sm_%u) failed\n", I, (*Mods)[I].arch);
+      support::removeStaleOutput(Path);
       Status = 1;
     } else {
-      std::string Path = Mods->size() == 1 ? Out : Out + "." + std::to_string(I);
-      FILE *F = fopen(Path.c_str(), "wb");
-      if (!F || fwrite(Data, 1, Size, F) != Size) die("cannot write '" + Path + "'");
-      fclose(F);
+      if (llvm::Error E = support::writeOutputFile(Path, std::string_view(static_cast<const char *>(Data), Size)))
+        die(llvm::toString(std::move(E)));
       printf("%s: PTX module %zu (sm_%u) -> %s (%zu bytes)\n", In.c_str(), I, (*Mods)[I].arch, Path.c_str(), Size);
     }
     if (R) ptxjit_result_destroy(R);
