@@ -8,7 +8,7 @@ include(CMakePackageConfigHelpers)
 # Installed binaries keep the path of Debian's libLLVM / antlr runtime.
 set(CMAKE_INSTALL_RPATH_USE_LINK_PATH ON)
 
-install(TARGETS ptx2amd ptx2amd-fatbin ptx2amd-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ptx2amd ptx2amd-fatbin ptx2amd-run ptx2amd-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ptxjit_shared EXPORT ptx2amdTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -28,7 +28,7 @@ for form in "--offload-arch=gfx90a" "--offload-arch gfx90a"; do
   check "ptx2amd-run_kernel_policy_$tag" bash -c "'$BIN/ptx2amd-run' vadd.ptx $form --warp-policy vadd=pad ${run_args[*]} | grep -qx '$expect_out'"
 done
 check ptx2amd-run_default_target bash -c "'$BIN/ptx2amd-run' vadd.ptx ${run_args[*]} | grep -qx '$expect_out'"
-for tool in ptx2amd ptx2amd-run ptx2amd-fatbin; do
+for tool in ptx2amd ptx2amd-run ptx2amd-fatbin ptx2amd-opt; do
   check "${tool}_version" bash -c "'$BIN/$tool' --version | grep -q '^$tool version [0-9]'"
   check "${tool}_help" bash -c "'$BIN/$tool' --help | grep -q -- '--offload-arch' && '$BIN/$tool' --help | grep -q -- '--warp-policy'"
   check "${tool}_bad_policy" bash -c "'$BIN/$tool' vadd.ptx --warp-policy=wide >/dev/null 2>p.$tool; test \$? -ne 0 && grep -q \"unknown policy 'wide'\" p.$tool"
