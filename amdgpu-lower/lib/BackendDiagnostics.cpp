@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "BackendDiagnostics.h"
 
+#include "support/Error.h"
+
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
@@ -71,6 +73,13 @@ std::string BackendDiagnostics::renderErrors() const {
   for (const Diagnostic &d : diags_)
     if (d.severity == Severity::Error) out += (out.empty() ? "" : "\n") + renderDiagnostic(d);
   return out;
+}
+
+llvm::Error BackendDiagnostics::takeErrors() const {
+  std::vector<llvm::Error> errs;
+  for (const Diagnostic &d : diags_)
+    if (d.severity == Severity::Error) errs.push_back(support::internalError(d));
+  return support::joinAll(std::move(errs));
 }
 
 } // namespace amdgpulower

@@ -28,6 +28,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 extern "C" {
@@ -66,11 +67,11 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(std::st
                                                                          unsigned optLevel) {
   initAMDGPU();
   if (!findTarget(arch))
-    return llvm::createStringError("unsupported offload arch '%.*s'", int(arch.size()), arch.data());
+    return support::invalidInput(support::noLocf("unsupported offload arch '%.*s'", int(arch.size()), arch.data()));
   llvm::Triple triple("amdgcn-amd-amdhsa");
   std::string err;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
-  if (!target) return llvm::createStringError("AMDGPU target unavailable: %s", err.c_str());
+  if (!target) return support::internalError(support::noLocf("AMDGPU target unavailable: %s", err.c_str()));
   llvm::TargetOptions to;
   llvm::CodeGenOptLevel ol = optLevel == 0   ? llvm::CodeGenOptLevel::None
                              : optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -78,7 +79,7 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(std::st
                                              : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, llvm::StringRef(arch.data(), arch.size()), "", to, llvm::Reloc::PIC_, std::nullopt, ol));
-  if (!tm) return llvm::createStringError("cannot create a TargetMachine for %.*s", int(arch.size()), arch.data());
+  if (!tm) return support::internalError(support::noLocf("cannot create a TargetMachine for %.*s", int(arch.size()), arch.data()));
   return tm;
 }
 
@@ -92,7 +93,7 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
   if (tm.addPassesToEmitFile(pm, os, nullptr,
                              assembly ? llvm::CodeGenFileType::AssemblyFile
                                       : llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the AMDGPU target cannot emit this file type");
+    return support::internalError(support::noLocf("the AMDGPU target cannot emit this file type"));
   pm.run(m);
   return std::vector<char>(buf.begin(), buf.end());
 }
@@ -154,7 +155,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   // Optimise + compile the parts in parallel.
   auto t2 = Clock::now();
   std::vector<std::vector<char>> outputs(parts.size());
-  std::vector<std::string> errors(parts.size());
+  std::vector<std::optional<llvm::Error>> errors(parts.size());
   std::vector<std::vector<Diagnostic>> partDiags(parts.size());
   std::vector<double> optTime(parts.size()), cgTime(parts.size());
   std::atomic<size_t> next{0};
@@ -162,18 +163,18 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
     for (size_t i; (i = next.fetch_add(1)) < parts.size();) {
       llvm::LLVMContext ctx;
       auto mod = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts[i].str(), "part"), ctx);
-      if (!mod) { errors[i] = llvm::toString(mod.takeError()); continue; }
+      if (!mod) { errors[i].emplace(mod.takeError()); continue; }
       BackendDiagnostics bd(ctx, (*mod)->getSourceFileName());
       auto to = Clock::now();
-      if (auto e = optimizeModule(**mod, opts)) { errors[i] = llvm::toString(std::move(e)); continue; }
+      if (auto e = optimizeModule(**mod, opts)) { errors[i].emplace(std::move(e)); continue; }
       optTime[i] = since(to);
       auto tc = Clock::now();
       auto ptm = createTargetMachine(opts.arch, opts.optLevel);
-      if (!ptm) { errors[i] = llvm::toString(ptm.takeError()); continue; }
+      if (!ptm) { errors[i].emplace(ptm.takeError()); continue; }
       auto out = emitMachineCode(**mod, **ptm, kind == OutputKind::Assembly);
       partDiags[i] = bd.all();
-      if (bd.hasErrors()) { errors[i] = bd.renderErrors(); continue; }
-      if (!out) { errors[i] = llvm::toString(out.takeError()); continue; }
+      if (bd.hasErrors()) { errors[i].emplace(bd.takeErrors()); continue; }
+      if (!out) { errors[i].emplace(out.takeError()); continue; }
       cgTime[i] = since(tc);
       outputs[i] = std::move(*out);
     }
@@ -186,8 +187,10 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   for (auto &pd : partDiags)
     for (auto &d : pd)
       if (d.severity != Severity::Error) diags.push_back(d);
+  std::vector<llvm::Error> failed;
   for (auto &e : errors)
-    if (!e.empty()) return llvm::createStringError("%s", e.c_str());
+    if (e) failed.push_back(std::move(*e));
+  if (!failed.empty()) return support::joinAll(std::move(failed));
   if (times) {
     double o = 0, c = 0;
     for (size_t i = 0; i < parts.size(); ++i) o += optTime[i], c += cgTime[i];
@@ -203,8 +206,8 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   }
   if (kind == OutputKind::Object) {
     if (outputs.size() == 1) return std::move(outputs[0]);
-    return llvm::createStringError("--emit=obj with several codegen parts: use one thread (-j1) "
-                                   "or --emit=hsaco");
+    return support::invalidInput(support::noLocf("--emit=obj with several codegen parts: use one thread (-j1) "
+                                   "or --emit=hsaco"));
   }
   auto t3 = Clock::now();
   auto linked = linkCodeObject(outputs);

@@ -36,9 +36,11 @@ extern const std::size_t devlib_w32_size, devlib_w64pack_size, devlib_w64pad_siz
 
 namespace amdgpulower {
 
-static constexpr llvm::StringLiteral kPadSuffix = ".ptx2amd.pad";
+static constexpr const char *kPadSuffix = support::global::kPadSuffix;
 
-bool isDevlibName(llvm::StringRef name) { return name.starts_with("__ptx_") || name.starts_with("__ptx2amd_"); }
+bool isDevlibName(llvm::StringRef name) {
+  return name.starts_with(support::global::kDevlibPrefix) || name.starts_with(support::global::kInternalPrefix);
+}
 
 namespace {
 
@@ -69,7 +71,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadVariant(WarpPolicy p, unsigned
   // LDS state (software barriers) is zero-initialised in C; LDS cannot be:
   // it is initialised at kernel entry instead (__ptx2amd_barrier_init).
   for (llvm::GlobalVariable &g : l.globals())
-    if (g.getAddressSpace() == 3 && g.hasInitializer())
+    if (g.getAddressSpace() == llvm::AMDGPUAS::LOCAL_ADDRESS && g.hasInitializer())
       g.setInitializer(llvm::PoisonValue::get(g.getValueType()));
   if (llvm::NamedMDNode *flags = l.getModuleFlagsMetadata()) l.eraseNamedMetadata(flags);
   if (llvm::NamedMDNode *ident = l.getNamedMetadata("llvm.ident")) l.eraseNamedMetadata(ident);
@@ -80,7 +82,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadVariant(WarpPolicy p, unsigned
 
 llvm::Error linkInto(llvm::Module &m, std::unique_ptr<llvm::Module> lib) {
   if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
-    return llvm::createStringError("linking the ptx2amd device library failed");
+    return support::internalError(support::noLocf("linking the ptx2amd device library failed"));
   return llvm::Error::success();
 }
 
@@ -219,9 +221,9 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
     if (!isDevlibName(f.getName())) continue;
     if (f.isDeclaration()) {
       if (!f.use_empty() && !f.isIntrinsic())
-        return llvm::createStringError("the ptx2amd device library does not define '%s' "
+        return support::contractViolation(support::noLocf("the ptx2amd device library does not define '%s' "
                                        "(ptx_devlib.h interface mismatch)",
-                                       f.getName().str().c_str());
+                                       f.getName().str().c_str()));
       continue;
     }
     if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) continue;

@@ -41,14 +41,14 @@ llvm::Expected<std::vector<uint64_t>> parseDims(const llvm::Function &f, const c
   for (llvm::StringRef p : parts) {
     uint64_t v = 0;
     if (p.trim().getAsInteger(10, v) || v == 0)
-      return llvm::createStringError("kernel '%s': malformed attribute %s=\"%s\"",
+      return support::contractViolation(support::noLocf("kernel '%s': malformed attribute %s=\"%s\"",
                                      f.getName().str().c_str(), attr,
-                                     f.getFnAttribute(attr).getValueAsString().str().c_str());
+                                     f.getFnAttribute(attr).getValueAsString().str().c_str()));
     dims.push_back(v);
   }
   if (dims.empty() || dims.size() > 3)
-    return llvm::createStringError("kernel '%s': attribute %s needs 1..3 values",
-                                   f.getName().str().c_str(), attr);
+    return support::contractViolation(support::noLocf("kernel '%s': attribute %s needs 1..3 values",
+                                   f.getName().str().c_str(), attr));
   dims.resize(3, 1);
   return dims;
 }
@@ -104,7 +104,7 @@ llvm::Function *makePadKernel(llvm::Function *f) {
     oldArg->replaceAllUsesWith(newArg);
   }
   llvm::Argument *bdim = nf->getArg(f->arg_size());
-  bdim->setName("__ptx2amd_block_dim");
+  bdim->setName(support::global::kBlockDim);
   // Copy metadata (e.g. !reqd_work_group_size set later anyway).
   llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 4> mds;
   f->getAllMetadata(mds);
@@ -149,7 +149,7 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
   for (llvm::Function *f : kernels) {
     WarpPolicy policy = policies[f];
     if (!f->getReturnType()->isVoidTy())
-      return llvm::createStringError("kernel '%s' does not return void", f->getName().str().c_str());
+      return support::contractViolation(support::noLocf("kernel '%s' does not return void", f->getName().str().c_str()));
     auto maxntid = parseDims(*f, kAttrMaxntid);
     if (!maxntid) return maxntid.takeError();
     auto reqntid = parseDims(*f, kAttrReqntid);
@@ -158,30 +158,32 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
     if (f->hasFnAttribute(kAttrMinnctapersm)) {
       uint64_t v = 0;
       if (f->getFnAttribute(kAttrMinnctapersm).getValueAsString().getAsInteger(10, v))
-        return llvm::createStringError("kernel '%s': malformed ptx.minnctapersm",
-                                       f->getName().str().c_str());
+        return support::contractViolation(support::noLocf("kernel '%s': malformed ptx.minnctapersm",
+                                       f->getName().str().c_str()));
       minBlocks = v;
     }
-    uint64_t cudaMax = 1024;
+    uint64_t cudaMax = support::kMaxBlockThreads;
     if (!reqntid->empty()) cudaMax = (*reqntid)[0] * (*reqntid)[1] * (*reqntid)[2];
     else if (!maxntid->empty()) cudaMax = (*maxntid)[0] * (*maxntid)[1] * (*maxntid)[2];
-    if (cudaMax > 1024)
-      return llvm::createStringError("kernel '%s': %llu threads per block exceed 1024",
-                                     f->getName().str().c_str(), (unsigned long long)cudaMax);
+    if (cudaMax > support::kMaxBlockThreads)
+      return support::resourceLimit(support::noLocf("kernel '%s': %llu threads per block exceed %u",
+                                     f->getName().str().c_str(), (unsigned long long)cudaMax,
+                                     support::kMaxBlockThreads));
 
     bool swBarrier = reachesSoftwareBarrier(f);
     if (policy == WarpPolicy::Pad) {
-      uint64_t hw = 64ull * ceilDiv(cudaMax, 32);
-      if (hw > 1024 && (!reqntid->empty() || !maxntid->empty()))
-        return llvm::createStringError(
+      uint64_t hw = support::workItemsFor(cudaMax, WarpPolicy::Pad);
+      if (hw > support::kMaxWorkGroupSize && (!reqntid->empty() || !maxntid->empty()))
+        return support::resourceLimit(support::noLocf(
             "kernel '%s': %llu threads per block need %llu work-items under --warp-policy=pad "
-            "(maximum 1024, i.e. 512 CUDA threads); use pack for this kernel",
-            f->getName().str().c_str(), (unsigned long long)cudaMax, (unsigned long long)hw);
+            "(maximum %u, i.e. %u CUDA threads); use pack for this kernel",
+            f->getName().str().c_str(), (unsigned long long)cudaMax, (unsigned long long)hw,
+            support::kMaxWorkGroupSize, support::kPadMaxBlockThreads));
       f = makePadKernel(f);
     }
     if (swBarrier) {
       llvm::FunctionCallee init =
-          m.getOrInsertFunction("__ptx2amd_barrier_init", llvm::Type::getVoidTy(ctx));
+          m.getOrInsertFunction(support::global::kBarrierInit, llvm::Type::getVoidTy(ctx));
       llvm::IRBuilder<> b(&f->getEntryBlock(), afterAllocas(*f));
       auto *call = b.CreateCall(init);
       call->addFnAttr(llvm::Attribute::Convergent);
@@ -190,10 +192,8 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
     }
 
     // Work-group size bounds in hardware work-items.
-    auto hwItems = [&](uint64_t cudaThreads) -> uint64_t {
-      return policy == WarpPolicy::Pad ? 64ull * ceilDiv(cudaThreads, 32) : cudaThreads;
-    };
-    uint64_t hwMax = std::min<uint64_t>(hwItems(cudaMax), 1024);
+    auto hwItems = [&](uint64_t cudaThreads) { return support::workItemsFor(cudaThreads, policy); };
+    uint64_t hwMax = std::min<uint64_t>(hwItems(cudaMax), support::kMaxWorkGroupSize);
     if (!reqntid->empty()) {
       uint64_t hw = hwItems(cudaMax);
       f->addFnAttr("amdgpu-flat-work-group-size", std::to_string(hw) + "," + std::to_string(hw));
@@ -228,19 +228,19 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
   // LDS cannot be initialised on AMD hardware (and PTX .shared has no
   // initialisers): zero/undef initialisers become poison, others are errors.
   for (llvm::GlobalVariable &g : m.globals()) {
-    if (g.getAddressSpace() != 3 || !g.hasInitializer()) continue;
+    if (g.getAddressSpace() != llvm::AMDGPUAS::LOCAL_ADDRESS || !g.hasInitializer()) continue;
     llvm::Constant *init = g.getInitializer();
     if (llvm::isa<llvm::UndefValue>(init) && !llvm::isa<llvm::PoisonValue>(init)) continue;
     if (llvm::isa<llvm::PoisonValue>(init)) continue;
     if (!init->isNullValue())
-      return llvm::createStringError("shared variable '%s' has an initializer; LDS cannot be initialised",
-                                     g.getName().str().c_str());
+      return support::unsupported("amdgpu-lower", "initialised .shared variable", support::noLocf("shared variable '%s' has an initializer; LDS cannot be initialised",
+                                     g.getName().str().c_str()));
     g.setInitializer(llvm::PoisonValue::get(g.getValueType()));
   }
 
   unsigned cov = t.generic ? 6 : opts.codeObjectVersion;
   if (cov < 4 || cov > 6)
-    return llvm::createStringError("unsupported code object version %u (4, 5 or 6)", cov);
+    return support::invalidInput(support::noLocf("unsupported code object version %u (4, 5 or 6)", cov));
   if (auto *old = m.getModuleFlag("amdhsa_code_object_version")) {
     (void)old;
     // Replace: the translator may have set one; the option wins.

@@ -35,14 +35,14 @@ struct TempDir {
 llvm::Expected<std::vector<char>> linkCodeObject(llvm::ArrayRef<std::vector<char>> objects) {
   TempDir dir;
   if (auto ec = llvm::sys::fs::createUniqueDirectory("ptx2amd-lld", dir.path))
-    return llvm::createStringError(ec, "cannot create a temporary directory for lld");
+    return support::ioError("ptx2amd-lld", ec, "cannot create a temporary directory");
   std::vector<std::string> inputs;
   for (size_t i = 0; i < objects.size(); ++i) {
     llvm::SmallString<128> p(dir.path);
     llvm::sys::path::append(p, "part" + std::to_string(i) + ".o");
     std::error_code ec;
     llvm::raw_fd_ostream os(p, ec);
-    if (ec) return llvm::createStringError(ec, "cannot write %s", p.c_str());
+    if (ec) return support::ioError(p.str().str(), ec, "cannot write");
     os.write(objects[i].data(), objects[i].size());
     inputs.push_back(p.str().str());
   }
@@ -59,9 +59,9 @@ llvm::Expected<std::vector<char>> linkCodeObject(llvm::ArrayRef<std::vector<char
     std::lock_guard<std::mutex> lock(lldMutex);
     r = lld::lldMain(args, outs, errs, {{lld::Gnu, &lld::elf::link}});
   }
-  if (r.retCode != 0) return llvm::createStringError("lld failed: %s", diag.c_str());
+  if (r.retCode != 0) return support::internalError(support::noLocf("lld failed: %s", diag.c_str()));
   auto buf = llvm::MemoryBuffer::getFile(out);
-  if (!buf) return llvm::createStringError(buf.getError(), "lld produced no output");
+  if (!buf) return support::ioError(out.str().str(), buf.getError(), "lld produced no output");
   return std::vector<char>((*buf)->getBufferStart(), (*buf)->getBufferEnd());
 }
 

@@ -46,11 +46,11 @@ void appendNote(std::string &out, llvm::StringRef name, uint32_t type, llvm::Str
 
 llvm::Error mergeMetadataNotes(std::vector<char> &elf) {
   using namespace llvm::ELF;
-  if (elf.size() < sizeof(Elf64_Ehdr)) return llvm::createStringError("code object too small");
+  if (elf.size() < sizeof(Elf64_Ehdr)) return support::internalError(support::noLocf("code object too small"));
   auto eh = readAt<Elf64_Ehdr>(elf, 0);
   if (eh.e_shoff == 0 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
       eh.e_shoff + size_t(eh.e_shnum) * sizeof(Elf64_Shdr) > elf.size())
-    return llvm::createStringError("code object has no usable section table");
+    return support::internalError(support::noLocf("code object has no usable section table"));
   for (unsigned s = 0; s < eh.e_shnum; ++s) {
     auto sh = readAt<Elf64_Shdr>(elf, eh.e_shoff + s * sizeof(Elf64_Shdr));
     if (sh.sh_type != SHT_NOTE || sh.sh_offset + sh.sh_size > elf.size()) continue;
@@ -60,7 +60,7 @@ llvm::Error mergeMetadataNotes(std::vector<char> &elf) {
       uint32_t namesz = readAt<uint32_t>(elf, p), descsz = readAt<uint32_t>(elf, p + 4),
                type = readAt<uint32_t>(elf, p + 8);
       size_t nameAt = p + 12, descAt = nameAt + align4(namesz), next = descAt + align4(descsz);
-      if (next > end) return llvm::createStringError("malformed note in code object");
+      if (next > end) return support::internalError(support::noLocf("malformed note in code object"));
       llvm::StringRef name(elf.data() + nameAt, namesz ? namesz - 1 : 0);
       if (name == "AMDGPU" && type == NT_AMDGPU_METADATA)
         metadata.emplace_back(elf.data() + descAt, descsz);
@@ -81,18 +81,18 @@ llvm::Error mergeMetadataNotes(std::vector<char> &elf) {
     };
     for (llvm::StringRef blob : metadata)
       if (!doc.readFromBlob(blob, /*Multi=*/false, merger))
-        return llvm::createStringError("cannot merge the per-part AMDGPU metadata notes "
-                                       "(conflicting values)");
+        return support::internalError(support::noLocf("cannot merge the per-part AMDGPU metadata notes "
+                                       "(conflicting values)"));
     std::string merged;
     doc.writeToBlob(merged);
     std::string content = others;
     appendNote(content, "AMDGPU", NT_AMDGPU_METADATA, merged);
     if (content.size() + 20 > sh.sh_size) // room for the padding note header + name
-      return llvm::createStringError("merged AMDGPU metadata does not fit the note section");
+      return support::internalError(support::noLocf("merged AMDGPU metadata does not fit the note section"));
     size_t padDesc = sh.sh_size - content.size() - 20;
     appendNote(content, "ptx2amd", 0, "", padDesc);
     if (content.size() != sh.sh_size)
-      return llvm::createStringError("internal error: note section size mismatch");
+      return support::internalError(support::noLocf("internal error: note section size mismatch"));
     std::memcpy(elf.data() + sh.sh_offset, content.data(), content.size());
   }
   return llvm::Error::success();

@@ -47,7 +47,7 @@ llvm::Error optimizeModule(llvm::Module &m, const LowerOptions &opts) {
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(m, &os))
-    return llvm::createStringError("internal error: module invalid after optimisation: %s", err.c_str());
+    return support::internalError(support::noLocf("internal error: module invalid after optimisation: %s", err.c_str()));
   return llvm::Error::success();
 }
 

@@ -13,10 +13,12 @@
 #pragma once
 
 #include "amdgpulower/Lower.h"
+#include "support/Error.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 
 
 namespace amdgpulower {
@@ -46,13 +48,12 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);
 
-// Attribute names shared by the passes.
-inline constexpr const char *kAttrWaveSize = "ptx2amd.wave-size";
-inline constexpr const char *kAttrWarpPolicy = "ptx2amd.warp-policy";
-// Set by ptx-to-llvm from the PTX performance directives ("x,y,z" / "n").
-inline constexpr const char *kAttrMaxntid = "ptx.maxntid";
-inline constexpr const char *kAttrReqntid = "ptx.reqntid";
-inline constexpr const char *kAttrMinnctapersm = "ptx.minnctapersm";
+// Attribute names shared by the passes (support/Contract.h).
+inline constexpr const char *kAttrWaveSize = support::attr::kWaveSize;
+inline constexpr const char *kAttrWarpPolicy = support::attr::kWarpPolicy;
+inline constexpr const char *kAttrMaxntid = support::attr::kMaxntid;
+inline constexpr const char *kAttrReqntid = support::attr::kReqntid;
+inline constexpr const char *kAttrMinnctapersm = support::attr::kMinnctapersm;
 
 // True for the device-library interface (`__ptx_*`) and its internals (`__ptx2amd_*`).
 bool isDevlibName(llvm::StringRef name);

@@ -19,16 +19,16 @@ namespace amdgpulower {
 llvm::Error lowerModuleNoOpt(llvm::Module &m, const LowerOptions &opts,
                              std::vector<Diagnostic> &diags) {
   const TargetInfo *t = findTarget(opts.arch);
-  if (!t) return llvm::createStringError("unsupported offload arch '%s'", opts.arch.c_str());
-  if (opts.optLevel > 3) return llvm::createStringError("optimisation level must be 0..3");
+  if (!t) return support::invalidInput(support::noLocf("unsupported offload arch '%s'", opts.arch.c_str()));
+  if (opts.optLevel > 3) return support::invalidInput(support::noLocf("optimisation level must be 0..3"));
   if (m.getTargetTriple().str() != "amdgcn-amd-amdhsa")
-    return llvm::createStringError("amdgpu-lower expects an amdgcn-amd-amdhsa module, got '%s'",
-                                   m.getTargetTriple().str().c_str());
+    return support::contractViolation(support::noLocf("amdgpu-lower expects an amdgcn-amd-amdhsa module, got '%s'",
+                                   m.getTargetTriple().str().c_str()));
   {
     std::string err;
     llvm::raw_string_ostream os(err);
     if (llvm::verifyModule(m, &os))
-      return llvm::createStringError("internal error: invalid input module: %s", err.c_str());
+      return support::contractViolation(support::noLocf("internal error: invalid input module: %s", err.c_str()));
   }
   auto tm = createTargetMachine(opts.arch, opts.optLevel);
   if (!tm) return tm.takeError();
@@ -44,7 +44,7 @@ llvm::Error lowerModuleNoOpt(llvm::Module &m, const LowerOptions &opts,
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(m, &os))
-    return llvm::createStringError("internal error: module invalid after lowering: %s", err.c_str());
+    return support::internalError(support::noLocf("internal error: module invalid after lowering: %s", err.c_str()));
   return llvm::Error::success();
 }
 

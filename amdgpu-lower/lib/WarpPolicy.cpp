@@ -19,14 +19,14 @@ llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo 
   for (const auto &[name, p] : opts.kernelPolicy) {
     llvm::Function *f = m.getFunction(name);
     if (!f || f->getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
-      return llvm::createStringError("--warp-policy names '%s', which is not a kernel of this module",
-                                     name.c_str());
+      return support::invalidInput(support::noLocf("--warp-policy names '%s', which is not a kernel of this module",
+                                     name.c_str()));
     if (p == WarpPolicy::Native)
-      return llvm::createStringError("--warp-policy for '%s': policy must be pack or pad",
-                                     name.c_str());
+      return support::invalidInput(support::noLocf("--warp-policy for '%s': policy must be pack or pad",
+                                     name.c_str()));
   }
   if (opts.defaultPolicy == WarpPolicy::Native)
-    return llvm::createStringError("--warp-policy: module policy must be pack or pad");
+    return support::invalidInput(support::noLocf("--warp-policy: module policy must be pack or pad"));
   for (llvm::Function &f : m) {
     if (f.isDeclaration() || f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL) continue;
     if (t.waveSize == 32) {

@@ -74,7 +74,7 @@ bool isSpinLoop(const llvm::Loop &l) {
 // The CUDA position from the translator's `!ptx.srcloc !{!"file", i32 line,
 // i32 col}` (PTX `.loc`, nvcc -lineinfo): a note after the warning.
 bool sourceNote(const llvm::Instruction &i, Diagnostic &note) {
-  auto *md = i.getMetadata("ptx.srcloc");
+  auto *md = i.getMetadata(support::md::kSrcLoc);
   if (!md || md->getNumOperands() != 3) return false;
   auto *file = llvm::dyn_cast<llvm::MDString>(md->getOperand(0));
   auto *line = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(1));
@@ -97,7 +97,7 @@ bool locateInstr(const llvm::Instruction &i, Diagnostic &d) {
       d.file = scope->getFilename().str();
     return true;
   }
-  auto *md = i.getMetadata("ptx.loc");
+  auto *md = i.getMetadata(support::md::kLoc);
   if (!md || md->getNumOperands() != 2) return false;
   auto *line = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0));
   auto *col = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(1));
@@ -182,8 +182,8 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
 }
 
 void dropSourcePositions(llvm::Module &m) {
-  unsigned kind = m.getContext().getMDKindID("ptx.loc");
-  unsigned src = m.getContext().getMDKindID("ptx.srcloc");
+  unsigned kind = m.getContext().getMDKindID(support::md::kLoc);
+  unsigned src = m.getContext().getMDKindID(support::md::kSrcLoc);
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb) i.setMetadata(kind, nullptr), i.setMetadata(src, nullptr);

@@ -50,7 +50,7 @@ const std::string &ptxText() {
 
 amdgpulower::LowerOptions lowerOptions() {
   amdgpulower::LowerOptions o;
-  o.arch = env("PTX2AMD_BENCH_ARCH", "gfx1100");
+  o.arch = env("PTX2AMD_BENCH_ARCH", std::string(support::kDefaultTarget).c_str());
   o.optLevel = 3;
   return o;
 }

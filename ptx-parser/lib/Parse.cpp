@@ -192,14 +192,14 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
   // Report in source order (module-level name resolution runs last).
   const auto &all = res.diags.all();
   if (!std::is_sorted(all.begin(), all.end(), [](const Diagnostic &a, const Diagnostic &b) {
-        return std::tie(a.loc.line, a.loc.col) < std::tie(b.loc.line, b.loc.col);
+        return std::tie(a.line, a.col) < std::tie(b.line, b.col);
       })) {
     auto v = all;
     std::stable_sort(v.begin(), v.end(), [](const Diagnostic &a, const Diagnostic &b) {
-      return std::tie(a.loc.line, a.loc.col) < std::tie(b.loc.line, b.loc.col);
+      return std::tie(a.line, a.col) < std::tie(b.line, b.col);
     });
     DiagnosticList sorted;
-    for (auto &d : v) sorted.report(d.severity, d.loc, d.message);
+    for (auto &d : v) sorted.report(d.severity, {d.line, d.col}, d.message);
     res.diags = std::move(sorted);
   }
   return res;

@@ -25,11 +25,17 @@ using namespace llvm;
 namespace ptx2llvm {
 
 void ModuleCtx::error(ptx::SourceLoc loc, const std::string &msg, const std::string &fn) {
-  std::string s;
-  raw_string_ostream os(s);
-  os << file << ":" << loc.line << ":" << loc.col << ": error: " << msg;
-  if (!fn.empty()) os << " (in function '" << fn << "')";
-  errors.push_back(std::move(s));
+  std::string m = fn.empty() ? msg : msg + " (in function '" + fn + "')";
+  support::Diagnostic d = support::at(file, loc.line, loc.col, std::move(m));
+  d.kind = support::ErrorKind::InvalidInput;
+  errors.push_back({std::move(d), {}, fn});
+}
+
+void ModuleCtx::unsupported(ptx::SourceLoc loc, const std::string &construct, const std::string &msg,
+                            const std::string &fn) {
+  error(loc, msg, fn);
+  errors.back().diag.kind = support::ErrorKind::Unsupported;
+  errors.back().construct = construct;
 }
 
 Function *ModuleCtx::devlib(StringRef name, Type *ret, ArrayRef<Type *> params, bool convergent,
@@ -55,7 +61,13 @@ std::string instrSpelling(const ptx::Instruction &in) {
 bool FnCtx::unsupported(const ptx::Instruction &in, const std::string &why) {
   std::string msg = "unsupported instruction '" + instrSpelling(in) + "'";
   if (!why.empty()) msg += ": " + why;
-  mc.error(in.loc, msg, pf.name);
+  mc.unsupported(in.loc, instrSpelling(in), msg, pf.name);
+  hadError = true;
+  return false;
+}
+
+bool FnCtx::unsupportedAt(ptx::SourceLoc loc, const std::string &construct, const std::string &msg) {
+  mc.unsupported(loc, construct, msg, pf.name);
   hadError = true;
   return false;
 }
@@ -131,7 +143,7 @@ Value *FnCtx::read(const ptx::Operand &op, ptx::Type t) {
   switch (op.kind) {
   case ptx::Operand::Kind::Reg: {
     Value *slot = regSlot(op);
-    if (!slot) { error(op.loc, "unsupported operand '" + op.name + "' (vector register)"); return UndefValue::get(ty); }
+    if (!slot) { unsupportedAt(op.loc, "vector register operand", "unsupported operand '" + op.name + "' (vector register)"); return UndefValue::get(ty); }
     auto *ai = cast<AllocaInst>(slot);
     Value *v = b.CreateLoad(ai->getAllocatedType(), ai, ai->getName());
     if (t == ptx::Type::Pred) {
@@ -164,7 +176,7 @@ Value *FnCtx::read(const ptx::Operand &op, ptx::Type t) {
     return coerce(v, ty);
   }
   default:
-    error(op.loc, "unsupported operand kind in this position");
+    unsupportedAt(op.loc, "operand kind", "unsupported operand kind in this position");
     return UndefValue::get(ty);
   }
 }
@@ -175,7 +187,7 @@ void FnCtx::write(const ptx::Operand &op, Value *v, ptx::Type t) {
   if (op.kind == ptx::Operand::Kind::Sink) return;
   if (op.kind != ptx::Operand::Kind::Reg) { error(op.loc, "destination must be a register"); return; }
   Value *slot = regSlot(op);
-  if (!slot) { error(op.loc, "unsupported destination '" + op.name + "' (vector register)"); return; }
+  if (!slot) { unsupportedAt(op.loc, "vector register destination", "unsupported destination '" + op.name + "' (vector register)"); return; }
   auto *ai = cast<AllocaInst>(slot);
   Type *st = ai->getAllocatedType();
   if (st->isIntegerTy(1) && !v->getType()->isIntegerTy(1))
@@ -257,7 +269,7 @@ Value *FnCtx::address(const ptx::Operand &op, ptx::Space space, ptx::SourceLoc l
       // A kernel's parameter space is its kernarg segment (addrspace(4)):
       // `mov.b64 %rd, kernel_param; ld.param [%rd+8]` reads a byref argument.
       if (!pf.isEntry) {
-        error(loc, "register-based .param addressing in a .func is not supported");
+        unsupportedAt(loc, "register-based .param address", "register-based .param addressing in a .func is not supported");
         return UndefValue::get(ptrTy);
       }
       as = ConstAS;
@@ -270,7 +282,7 @@ Value *FnCtx::address(const ptx::Operand &op, ptx::Space space, ptx::SourceLoc l
     iv = coerce(iv, narrow ? b.getInt32Ty() : b.getInt64Ty());
     p = b.CreateIntToPtr(iv, ptrTy);
   } else {
-    error(base->loc, "unsupported address base");
+    unsupportedAt(base->loc, "address base", "unsupported address base");
     return UndefValue::get(ptrTy);
   }
   if (off) p = b.CreateGEP(i8, p, b.getInt64(off));
@@ -283,7 +295,7 @@ Value *FnCtx::symbolValue(const std::string &name, int64_t off, unsigned bits, p
   if (v && pf.isEntry && decl && decl->space == ptx::Space::Param && isa<AllocaInst>(v)) {
     bool isParam = false;
     for (const auto &p : pf.params) isParam |= p.name == name;
-    if (isParam) { error(loc, "address of scalar kernel parameter '" + name + "' is not supported"); return nullptr; }
+    if (isParam) { unsupportedAt(loc, "address of a scalar kernel parameter", "address of scalar kernel parameter '" + name + "' is not supported"); return nullptr; }
   }
   if (!v) v = mc.m.getFunction(name);
   if (!v) {

@@ -125,7 +125,7 @@ void checkExitingFunctions(ModuleCtx &mc) {
       auto *cb = dyn_cast<CallBase>(u);
       if (cb && cb->getCalledOperand() == f) continue;
       const ptx::Function *pf = mc.ptxFunctions.lookup(name.getKey());
-      mc.error(pf ? pf->loc : ptx::SourceLoc{},
+      mc.unsupported(pf ? pf->loc : ptx::SourceLoc{}, "exit in an address-taken .func",
                "unsupported: 'exit' in .func '" + name.getKey().str() +
                    "' whose address is taken (indirect calls cannot propagate the exit)");
       break;
@@ -158,14 +158,14 @@ void declareFunctions(ModuleCtx &mc) {
           a->addAttr(Attribute::NoAlias);
           a->addAttr(Attribute::ReadOnly);
         } else if (p.align && p.align > ptx::typeBits(p.type) / 8) {
-          mc.error(p.loc, "unsupported kernel parameter '" + p.name + "': over-aligned scalar", pf.name);
+          mc.unsupported(p.loc, "over-aligned scalar kernel parameter", "unsupported kernel parameter '" + p.name + "': over-aligned scalar", pf.name);
         }
       }
-      if (!pf.perf.maxntid.empty()) f->addFnAttr("ptx.maxntid", joinDims(pf.perf.maxntid));
-      if (!pf.perf.reqntid.empty()) f->addFnAttr("ptx.reqntid", joinDims(pf.perf.reqntid));
-      if (pf.perf.minnctapersm) f->addFnAttr("ptx.minnctapersm", std::to_string(*pf.perf.minnctapersm));
-      if (pf.perf.maxnreg) f->addFnAttr("ptx.maxnreg", std::to_string(*pf.perf.maxnreg));
-      f->addFnAttr("ptx.kernel");
+      if (!pf.perf.maxntid.empty()) f->addFnAttr(support::attr::kMaxntid, joinDims(pf.perf.maxntid));
+      if (!pf.perf.reqntid.empty()) f->addFnAttr(support::attr::kReqntid, joinDims(pf.perf.reqntid));
+      if (pf.perf.minnctapersm) f->addFnAttr(support::attr::kMinnctapersm, std::to_string(*pf.perf.minnctapersm));
+      if (pf.perf.maxnreg) f->addFnAttr(support::attr::kMaxnreg, std::to_string(*pf.perf.maxnreg));
+      f->addFnAttr(support::attr::kKernel);
       setSourcePosition(f, pf.loc);
       mc.functions[pf.name] = f;
       continue;
@@ -286,8 +286,9 @@ static void declareLocal(FnCtx &fc, const ptx::Variable &v, unsigned index) {
     return;
   }
   default:
-    fc.error(v.loc, "unsupported variable '" + v.name + "' in state space ." +
-                        std::string(ptx::spaceName(v.space)));
+    fc.unsupportedAt(v.loc, "." + std::string(ptx::spaceName(v.space)) + " variable",
+                     "unsupported variable '" + v.name + "' in state space ." +
+                         std::string(ptx::spaceName(v.space)));
   }
 }
 
@@ -350,12 +351,12 @@ void translateBody(ModuleCtx &mc, const ptx::Function &pf) {
   // amdgpu-lower's diagnostics (-Wwarp-size) point at the PTX line with it.
   // (IRBuilder copies metadata kinds from a source instruction: a detached
   // carrier holds the current position.)
-  unsigned locKind = mc.ctx.getMDKindID("ptx.loc");
+  unsigned locKind = mc.ctx.getMDKindID(support::md::kLoc);
   std::unique_ptr<Instruction, void (*)(Instruction *)> carrier(new UnreachableInst(mc.ctx),
                                                                 [](Instruction *i) { i->deleteValue(); });
   // With `.loc` directives (nvcc -lineinfo / -G) the CUDA position too:
   // `!ptx.srcloc !{!"file.cu", i32 line, i32 col}` from the last `.loc`.
-  unsigned srcKind = mc.ctx.getMDKindID("ptx.srcloc");
+  unsigned srcKind = mc.ctx.getMDKindID(support::md::kSrcLoc);
   MDNode *srcMD = nullptr;
   for (const auto &st : pf.body) {
     if (st.kind == ptx::Statement::Kind::Loc && st.index < pf.locs.size()) {

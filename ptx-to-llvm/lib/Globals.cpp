@@ -92,13 +92,14 @@ void declareGlobals(ModuleCtx &mc) {
   for (const auto &v : mc.pm.globals) {
     if (v.type == ptx::Type::TexRef || v.type == ptx::Type::SamplerRef ||
         v.type == ptx::Type::SurfRef || v.space == ptx::Space::Tex) {
-      mc.error(v.loc, "unsupported variable '" + v.name + "': texture/surface/sampler references");
+      mc.unsupported(v.loc, "texture/surface/sampler reference", "unsupported variable '" + v.name + "': texture/surface/sampler references");
       continue;
     }
     if (v.space != ptx::Space::Global && v.space != ptx::Space::Const &&
         v.space != ptx::Space::Shared) {
-      mc.error(v.loc, "unsupported variable '" + v.name + "' in state space ." +
-                          std::string(ptx::spaceName(v.space)));
+      mc.unsupported(v.loc, "." + std::string(ptx::spaceName(v.space)) + " variable",
+                     "unsupported variable '" + v.name + "' in state space ." +
+                         std::string(ptx::spaceName(v.space)));
       continue;
     }
     mc.globals[v.name] = makeVariable(mc, v, false, {});

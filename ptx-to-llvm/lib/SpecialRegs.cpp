@@ -72,7 +72,7 @@ Value *readSpecialReg(FnCtx &fc, const ptx::Operand &op) {
   case S::ClusterCtarank: return b.getInt32(0);
   case S::ClusterNctarank: return b.getInt32(1);
   default:
-    fc.error(op.loc, "unsupported special register '" + op.name + "'");
+    fc.unsupportedAt(op.loc, op.name, "unsupported special register '" + op.name + "'");
     return nullptr;
   }
 }

@@ -4,8 +4,9 @@
 // declares all globals and functions first (so initializers, calls and
 // function addresses can refer forward), defines initializers, translates
 // every body, then verifies the module. Every problem of every function is
-// collected; if there is any, the result is one llvm::Error listing them all
-// (one `file:line:col: error: ...` line each) and no module.
+// collected; if there is any, the result is one llvm::Error holding them all
+// (an llvm::ErrorList of support::UnsupportedError / InvalidInputError, each
+// with its file:line:col) and no module.
 //
 // NaN note (checked against the H200 tables in tests/golden): f32/f16/bf16
 // arithmetic, abs/neg.f32, cvt to f16/bf16 and cvt.f32.f16 return the
@@ -67,7 +68,8 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
   m->setSourceFileName(file);
   ModuleCtx mc(pm, ctx, *m, file);
   if (pm.addressSize != 64)
-    mc.error({}, "unsupported .address_size " + std::to_string(pm.addressSize) + " (only 64)");
+    mc.unsupported({}, ".address_size " + std::to_string(pm.addressSize),
+                   "unsupported .address_size " + std::to_string(pm.addressSize) + " (only 64)");
   declareGlobals(mc);
   declareFunctions(mc);
   defineGlobalInitializers(mc);
@@ -79,16 +81,18 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
         f->deleteBody();
         f->setLinkage(GlobalValue::ExternalLinkage);
       }
-      opts.partialErrors->insert(opts.partialErrors->end(), mc.errors.begin() + before, mc.errors.end());
+      for (size_t i = before; i < mc.errors.size(); ++i) opts.partialErrors->push_back(mc.errors[i].diag);
+      if (opts.failedFunctions) opts.failedFunctions->push_back(pf.name);
       mc.errors.resize(before);
     }
   }
   checkExitingFunctions(mc);
   if (!mc.errors.empty()) {
-    std::string all;
-    for (const auto &e : mc.errors) all += e + "\n";
-    all.pop_back();
-    return createStringError(inconvertibleErrorCode(), all);
+    std::vector<Error> all;
+    for (auto &p : mc.errors)
+      all.push_back(p.construct.empty() ? support::invalidInput(std::move(p.diag))
+                                        : support::unsupported("ptx-to-llvm", std::move(p.construct), std::move(p.diag)));
+    return support::joinAll(std::move(all));
   }
   if (opts.verify) {
     std::string msg;
@@ -96,8 +100,8 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
     if (verifyModule(*m, &os)) {
       // Put each broken function's first verifier complaint at the PTX
       // instruction that produced the offending IR (its !ptx.loc), else at
-      // the function's directive.
-      std::string all;
+      // the function's directive: one internal error per broken function.
+      std::vector<Error> errs;
       for (const auto &pf : pm.functions) {
         Function *f = mc.functions.lookup(pf.name);
         std::string fmsg;
@@ -106,13 +110,13 @@ Expected<std::unique_ptr<Module>> translate(const ptx::Module &pm, LLVMContext &
         std::string first = fmsg.substr(0, fmsg.find('\n'));
         ptx::SourceLoc at = offendingInstruction(*f, fmsg);
         if (!at.line) at = pf.loc;
-        all += file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
-               ": error: internal: the translation of this instruction in '" + pf.name +
-               "' is invalid LLVM IR (" + first + ")\n";
+        errs.push_back(support::internalError(support::at(
+            file, at.line, at.col,
+            "internal: the translation of this instruction in '" + pf.name + "' is invalid LLVM IR (" + first + ")")));
       }
-      if (all.empty()) all = file + ": error: internal: translated module is invalid:\n" + msg;
-      else all.pop_back();
-      return createStringError(inconvertibleErrorCode(), all);
+      if (errs.empty())
+        return support::internalError(support::at(file, 0, 0, "internal: translated module is invalid:\n" + msg));
+      return support::joinAll(std::move(errs));
     }
   }
   return m;

@@ -19,11 +19,14 @@
 
 #include "ptx/IR.h"
 #include "ptx2llvm/Translate.h"
+#include "support/Contract.h"
+#include "support/Error.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 
 #include <map>
 #include <string>
@@ -31,15 +34,28 @@
 
 namespace ptx2llvm {
 
-// AMDGPU address spaces (docs/pipeline.md).
-enum AS : unsigned { FlatAS = 0, GlobalAS = 1, SharedAS = 3, ConstAS = 4, PrivateAS = 5 };
+// AMDGPU address spaces (docs/pipeline.md), LLVM's own numbering.
+enum AS : unsigned {
+  FlatAS = llvm::AMDGPUAS::FLAT_ADDRESS,
+  GlobalAS = llvm::AMDGPUAS::GLOBAL_ADDRESS,
+  SharedAS = llvm::AMDGPUAS::LOCAL_ADDRESS,
+  ConstAS = llvm::AMDGPUAS::CONSTANT_ADDRESS,
+  PrivateAS = llvm::AMDGPUAS::PRIVATE_ADDRESS
+};
 
 struct ModuleCtx {
   const ptx::Module &pm;
   llvm::LLVMContext &ctx;
   llvm::Module &m;
   std::string file;
-  std::vector<std::string> errors;
+  // Every problem of the module, in order; translate() turns them into one
+  // llvm::Error (an ErrorList of support:: typed errors).
+  struct Problem {
+    support::Diagnostic diag; // file:line:col, message (with "(in function 'f')")
+    std::string construct;    // non-empty: an unsupported construct (UnsupportedError)
+    std::string function;     // enclosing function, if any
+  };
+  std::vector<Problem> errors;
   llvm::StringMap<llvm::GlobalVariable *> globals;   // module-scope PTX variables
   llvm::StringMap<llvm::Function *> functions;       // PTX .func/.entry
   llvm::StringMap<const ptx::Function *> ptxFunctions;
@@ -50,7 +66,11 @@ struct ModuleCtx {
   ModuleCtx(const ptx::Module &pm, llvm::LLVMContext &ctx, llvm::Module &m, std::string file)
       : pm(pm), ctx(ctx), m(m), file(std::move(file)) {}
 
+  // Malformed or inconsistent input (support::InvalidInputError).
   void error(ptx::SourceLoc loc, const std::string &msg, const std::string &fn = {});
+  // A construct ptx-to-llvm does not implement (support::UnsupportedError).
+  void unsupported(ptx::SourceLoc loc, const std::string &construct, const std::string &msg,
+                   const std::string &fn = {});
   // Declare (once) a device-library function `name` of the given type.
   llvm::Function *devlib(llvm::StringRef name, llvm::Type *ret, llvm::ArrayRef<llvm::Type *> params,
                          bool convergent = false, bool noreturn = false);
@@ -81,6 +101,7 @@ struct FnCtx {
 
   // Diagnostics.
   bool unsupported(const ptx::Instruction &in, const std::string &why = {});
+  bool unsupportedAt(ptx::SourceLoc loc, const std::string &construct, const std::string &msg);
   bool error(ptx::SourceLoc loc, const std::string &msg);
 
   // Types.

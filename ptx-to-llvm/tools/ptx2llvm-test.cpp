@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptx/Parser.h"
 #include "ptx2llvm/Translate.h"
+#include "support/Error.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,26 +42,24 @@ int main(int argc, char **argv) {
   }
   llvm::LLVMContext ctx;
   if (stats) {
-    // Whole module first; then per-kernel counts from the error lines.
-    auto m = ptx2llvm::translate(*pr.module, ctx, {in, true});
-    unsigned total = 0, bad = 0;
-    std::string msg;
-    if (!m) msg = llvm::toString(m.takeError());
-    for (const auto &fn : pr.module->functions) {
-      if (!fn.hasBody) continue;
-      ++total;
-      if (msg.find("(in function '" + fn.name + "')") != std::string::npos) ++bad;
-    }
+    // Partial translation: the failing functions are reported by name.
+    std::vector<support::Diagnostic> errors;
+    std::vector<std::string> failed;
+    ptx2llvm::Options so{in, true, &errors, &failed};
+    auto m = ptx2llvm::translate(*pr.module, ctx, so);
+    if (!m) support::appendDiagnostics(m.takeError(), errors, in);
+    unsigned total = 0, bad = unsigned(failed.size());
+    for (const auto &fn : pr.module->functions) total += fn.hasBody;
     std::cout << "functions: " << total << " translated: " << (total - bad) << " failed: " << bad << "\n";
-    if (!msg.empty()) std::cout << msg << "\n";
-    return bad ? 1 : 0;
+    std::cout << support::renderAll(errors);
+    return bad || !m ? 1 : 0;
   }
-  std::vector<std::string> partialErrors;
+  std::vector<support::Diagnostic> partialErrors;
   ptx2llvm::Options opts{in, true, partial ? &partialErrors : nullptr};
   auto m = ptx2llvm::translate(*pr.module, ctx, opts);
-  for (const auto &e : partialErrors) std::cerr << e << "\n";
+  std::cerr << support::renderAll(partialErrors);
   if (!m) {
-    std::cerr << llvm::toString(m.takeError()) << "\n";
+    std::cerr << support::renderAll(support::takeDiagnostics(m.takeError(), in));
     return 1;
   }
   std::error_code ec;

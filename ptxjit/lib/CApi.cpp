@@ -14,6 +14,7 @@
 
 #include "ptxjit/Lowering.h"
 #include "ptx2amd/Version.h"
+#include "support/Error.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -99,25 +100,45 @@ amdgpulower::WarpPolicy toPolicy(ptxjit_warp_policy p) {
   return p == PTXJIT_WARP_POLICY_PAD ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
 }
 
-void addError(Payload &p, std::string msg, ptxjit_status st) {
+// The one mapping of error kinds to C API statuses: problems of the input
+// (or of the options) are COMPILATION; toolchain failures are INTERNAL.
+ptxjit_status statusFor(support::ErrorKind k) {
+  switch (k) {
+  case support::ErrorKind::Generic:
+  case support::ErrorKind::Unsupported:
+  case support::ErrorKind::ContractViolation: // an LLVM IR input that breaks ptx-to-llvm's contract
+  case support::ErrorKind::InvalidInput:
+  case support::ErrorKind::ResourceLimit: return PTXJIT_ERROR_COMPILATION;
+  case support::ErrorKind::DeviceFault:
+  case support::ErrorKind::IO:
+  case support::ErrorKind::Internal: return PTXJIT_ERROR_INTERNAL;
+  }
+  return PTXJIT_ERROR_INTERNAL;
+}
+
+// The status of a failed compilation: the most severe of its errors' kinds.
+ptxjit_status statusOf(const std::vector<Diagnostic> &diags) {
+  ptxjit_status st = PTXJIT_ERROR_COMPILATION;
+  for (const Diagnostic &d : diags)
+    if (d.severity == Severity::Error && statusFor(d.kind) == PTXJIT_ERROR_INTERNAL) st = PTXJIT_ERROR_INTERNAL;
+  return st;
+}
+
+void addError(Payload &p, llvm::Error e) {
   p.ok = false;
-  p.status = st;
-  p.diags.push_back({Severity::Error, "", 0, 0, std::move(msg)});
+  support::appendDiagnostics(std::move(e), p.diags);
+  p.status = statusOf(p.diags);
 }
 
-bool hasErrors(const std::vector<Diagnostic> &d) {
-  for (auto &x : d)
-    if (x.severity == Severity::Error) return true;
-  return false;
-}
+bool hasErrors(const std::vector<Diagnostic> &d) { return support::hasErrors(d); }
 
-// Moves an llvm::Error into diagnostics unless equivalent ones were already
-// reported (the stages report structured diagnostics and a summary Error).
+// Moves an llvm::Error into diagnostics unless the stage already reported
+// its errors as diagnostics (then the Error is their summary).
 void absorb(llvm::Error e, std::vector<Diagnostic> &diags, size_t before) {
-  std::string msg = llvm::toString(std::move(e));
   bool have = false;
   for (size_t i = before; i < diags.size(); ++i) have |= diags[i].severity == Severity::Error;
-  if (!have) ptxjit::appendErrorDiagnostics(msg, diags);
+  if (have) llvm::consumeError(std::move(e));
+  else support::appendDiagnostics(std::move(e), diags);
 }
 
 void compileUncached(const char *text, size_t size, const ptxjit_options_s &o, Payload &out,
@@ -129,7 +150,7 @@ void compileUncached(const char *text, size_t size, const ptxjit_options_s &o, P
   auto mod = ptxjit::translate(std::string_view(text, size), o.sourceName, kind, ctx, out.diags, times);
   if (!mod) {
     absorb(mod.takeError(), out.diags, before);
-    out.status = PTXJIT_ERROR_COMPILATION;
+    out.status = statusOf(out.diags);
     return;
   }
   // One bitcode image; each arch gets its own context (the stages consume modules).
@@ -160,7 +181,7 @@ void compileUncached(const char *text, size_t size, const ptxjit_options_s &o, P
     } else {
       auto pm = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bc.str(), "ptx2amd"), actx);
       if (!pm) {
-        addError(out, llvm::toString(pm.takeError()), PTXJIT_ERROR_INTERNAL);
+        addError(out, support::internalError(support::noLoc(llvm::toString(pm.takeError()))));
         return;
       }
       m = std::move(*pm);
@@ -196,7 +217,7 @@ void compileUncached(const char *text, size_t size, const ptxjit_options_s &o, P
       if (!dup) out.diags.push_back(d);
     }
     if (hasErrors(adiags)) {
-      out.status = PTXJIT_ERROR_COMPILATION;
+      out.status = statusOf(adiags);
       out.bytes.clear();
       return;
     }

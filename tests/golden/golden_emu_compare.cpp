@@ -30,6 +30,8 @@
 
 #include "emu/Emu.h"
 #include "ptxjit/Lowering.h"
+#include "support/Contract.h"
+#include "support/Error.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -152,6 +154,7 @@ bool approxEqual(uint64_t e, uint64_t n, double x0, double x1, const Approx &a, 
 struct Outcome {
   enum Status { Pass, Fail, Unsupported } status = Fail;
   std::string detail;  // one line
+  std::string why; // Unsupported: the translator's message (no position)
   size_t rows = 0;
 };
 
@@ -161,23 +164,26 @@ Outcome runForm(const Options &o, const golden::Form &f, const std::string &ptx,
   auto oneLine = [](const std::string &m) { return m.substr(0, m.find('\n')); };
   amdgpulower::LowerOptions lopts;
   lopts.arch = o.arch;
-  lopts.defaultPolicy = o.policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+  lopts.defaultPolicy = support::parseWarpPolicyName(o.policy).value_or(support::WarpPolicy::Pack);
   lopts.threads = 1;
   auto ctx = std::make_unique<llvm::LLVMContext>();
   std::vector<amdgpulower::Diagnostic> diags;
   auto mod = ptxjit::lowerPTX(ptx, f.entry + ".ptx", *ctx, lopts, diags);
   if (!mod) {
-    // The translator's error is a summary line; its diagnostics (in diags) name the construct.
-    std::string all = llvm::toString(mod.takeError()), first = oneLine(all);
-    for (const auto &d : diags) all += "\n" + d.message;
-    std::string lower = all;
-    for (auto &c : lower) c = (char)std::tolower((unsigned char)c);
-    size_t at = lower.find("unsupported");
-    if (at == std::string::npos) at = lower.find("not supported");
-    if (at != std::string::npos) {
+    // Decided by the error's kind (support/Error.h); the detail is the first error diagnostic.
+    llvm::Error e = mod.takeError();
+    const bool unsupported = support::errorKind(e) == support::ErrorKind::Unsupported;
+    std::string first = oneLine(llvm::toString(std::move(e)));
+    for (const auto &d : diags)
+      if (d.severity == support::Severity::Error) {
+        first = oneLine(support::render(d));
+        res.why = oneLine(d.message);
+        break;
+      }
+    if (res.why.empty()) res.why = first;
+    if (unsupported) {
       res.status = Outcome::Unsupported;
-      size_t bol = all.rfind('\n', at);
-      res.detail = oneLine(all.substr(bol == std::string::npos ? 0 : bol + 1));
+      res.detail = first;
     } else {
       res.detail = "translation: " + first;
     }
@@ -303,7 +309,8 @@ Outcome runIsolated(const Options &o, const golden::Form &f, const std::string &
     close(fds[0]);
     alarm(300);
     Outcome r = runForm(o, f, ptx, famData);
-    std::string msg = std::to_string((int)r.status) + " " + std::to_string(r.rows) + " " + r.detail;
+    // status rows detail '\n' why  (detail and why are single lines)
+    std::string msg = std::to_string((int)r.status) + " " + std::to_string(r.rows) + " " + r.detail + "\n" + r.why;
     ssize_t w = write(fds[1], msg.data(), msg.size());
     (void)w;
     close(fds[1]);
@@ -331,7 +338,9 @@ Outcome runIsolated(const Options &o, const golden::Form &f, const std::string &
   size_t a = msg.find(' '), b = msg.find(' ', a + 1);
   r.status = (Outcome::Status)std::stoi(msg.substr(0, a));
   r.rows = std::stoul(msg.substr(a + 1, b - a - 1));
-  r.detail = msg.substr(b + 1);
+  size_t nl = msg.find('\n', b + 1);
+  r.detail = msg.substr(b + 1, nl == std::string::npos ? std::string::npos : nl - b - 1);
+  if (nl != std::string::npos) r.why = msg.substr(nl + 1);
   return r;
 }
 
@@ -452,8 +461,7 @@ int main(int argc, char **argv) {
       } else if (r.status == Outcome::Unsupported) {
         ++unsupported, ++funs;
         nowFailing.push_back(key);
-        size_t q = r.detail.find("error: ");
-        unsupportedWhy[q == std::string::npos ? r.detail : r.detail.substr(q + 7)]++;
+        unsupportedWhy[r.why]++;
         if (listed) ++xfail;
         else ++unexpected, std::fprintf(stderr, "UNSUPPORTED %s: %s\n", key.c_str(), r.detail.c_str());
       } else {

@@ -138,7 +138,7 @@ TEST_P(Malformed, ReportsTextAndLocation) {
   std::vector<std::string> got;
   for (const auto &d : r.diags.all()) {
     if (d.severity != Severity::Error) continue;
-    got.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": error: " + d.message);
+    got.push_back(std::to_string(d.line) + ":" + std::to_string(d.col) + ": error: " + d.message);
   }
   bool found = std::find(got.begin(), got.end(), c.expected) != got.end();
   std::string all;
@@ -162,7 +162,7 @@ TEST(MalformedRecovery, ReportsErrorsInEveryFunction) {
   ParseResult r = parse(src, "m.ptx");
   std::vector<std::string> got;
   for (const auto &d : r.diags.all())
-    got.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message);
+    got.push_back(std::to_string(d.line) + ":" + std::to_string(d.col) + ": " + d.message);
   std::string all;
   for (auto &g : got) all += "  " + g + "\n";
   for (const char *want : {"7:14: use of undeclared register '%r5'", "13:1: unknown instruction 'foo'",

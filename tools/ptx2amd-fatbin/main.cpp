@@ -20,6 +20,9 @@
 #include "ptxjit.h"
 #include "runtime/BundleLookup.h"
 #include "runtime/CacheOptions.h"
+#include "support/CommandLine.h"
+#include "support/Diagnostic.h"
+#include "support/OutputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -30,9 +33,10 @@
 
 namespace {
 const char *Usage =
-    "usage: ptx2amd-fatbin INPUT (ELF from nvcc | .fatbin) -o OUT --offload-arch=gfxNNN [--offload-arch=...]\n"
-    "         [--warp-policy=pack|pad] [--sm=90 (highest PTX arch to pick)] [--emit=bundle|code-object]\n"
-    "         [--list]   (print the PTX modules found and exit)\n";
+    "ptx2amd-fatbin INPUT (ELF from nvcc | .fatbin) [-o OUT] [--offload-arch=gfxNNN ...]\n"
+    "         [--warp-policy=pack|pad|K=pad] [--sm=90 (highest PTX arch to pick)] [--emit=bundle|code-object]\n"
+    "         [--list]   (print the PTX modules found and exit)\n"
+    "  Without -o the output is INPUT.hsaco (one arch) or INPUT.bundle; without --offload-arch, gfx1100.";
 
 [[noreturn]] void die(const std::string &M) {
   fprintf(stderr, "ptx2amd-fatbin: %s\n", M.c_str());
@@ -45,25 +49,33 @@ bool endsWith(const std::string &S, const char *Suf) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string In, Out, Policy = "pack", Emit;
-  std::vector<std::string> Archs;
+  std::string In, Emit;
+  std::vector<std::string> Inputs;
   unsigned SM = 90;
   bool List = false;
-  for (int I = 1; I < argc; ++I) {
-    std::string A = argv[I];
-    if (A == "-o" && I + 1 < argc) Out = argv[++I];
-    else if (A.rfind("--offload-arch=", 0) == 0) Archs.push_back(A.substr(15));
-    else if (A.rfind("--warp-policy=", 0) == 0) Policy = A.substr(14);
-    else if (A.rfind("--sm=", 0) == 0) SM = unsigned(std::stoul(A.substr(5)));
-    else if (A.rfind("--emit=", 0) == 0) Emit = A.substr(7);
-    else if (A == "--list") List = true;
-    else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
-    else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
-    else if (In.empty()) In = A;
-    else die("more than one input");
+  support::cl::CommonOptions Common;
+  support::cl::Parser P("ptx2amd-fatbin", Usage);
+  support::cl::addCommonOptions(P, Common);
+  P.unsignedValue("--sm", "<n>", "highest PTX architecture to pick (default 90)", SM);
+  P.value("--emit", "bundle|code-object", "output kind (default: code object for one arch, else bundle)", Emit);
+  P.flag("--list", "print the PTX modules found and exit", List);
+  P.positional(Inputs);
+  if (llvm::Error E = P.parse(argc, argv)) die(llvm::toString(std::move(E)));
+  if (Common.help) { fputs(P.help().c_str(), stdout); return 0; }
+  if (Common.version) { puts(support::cl::versionLine("ptx2amd-fatbin").c_str()); return 0; }
+  if (Inputs.size() > 1) die("more than one input");
+  if (Inputs.empty()) die("missing arguments\nusage: " + std::string(Usage));
+  In = Inputs[0];
+  std::vector<std::string> Archs = Common.offloadArchs;
+  if (Archs.empty()) {
+    Archs.push_back(Common.arch());
+    if (Common.verbose) fprintf(stderr, "ptx2amd-fatbin: no --offload-arch given: compiling for %s\n", Archs[0].c_str());
   }
-  if (In.empty() || (!List && (Out.empty() || Archs.empty()))) die(std::string("missing arguments\n") + Usage);
-  if (Policy != "pack" && Policy != "pad") die("--warp-policy must be pack or pad");
+  std::string Out = Common.output;
+  if (Out.empty()) {
+    std::string Base = In.substr(In.find_last_of('/') + 1);
+    Out = Base + (Archs.size() == 1 && Emit != "bundle" ? ".hsaco" : ".bundle");
+  }
   if (Emit.empty()) Emit = (Archs.size() == 1 && !endsWith(Out, ".bundle")) ? "code-object" : "bundle";
   if (Emit != "bundle" && Emit != "code-object") die("--emit must be bundle or code-object");
   if (Emit == "code-object" && Archs.size() != 1) die("a code object holds exactly one --offload-arch; use --emit=bundle");
@@ -84,14 +96,20 @@ int main(int argc, char **argv) {
   ptxjit_context Ctx;
   if (ptxjit_context_create(&Ctx) != PTXJIT_SUCCESS) die("cannot create a ptxjit context");
   int Status = 0;
+  auto CPolicy = [](support::WarpPolicy W) {
+    return W == support::WarpPolicy::Pad ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK;
+  };
   // One translation per (module, arch): a code object each; bundles are
   // assembled here so the manifest can name every entry's cache key.
   auto compileOne = [&](const std::string &Text, const std::string &Name, const std::string &Arch,
-                        std::vector<char> &Out) {
+                        std::vector<char> &Bytes) {
     ptxjit_options O;
     ptxjit_options_create(&O);
     if (ptxjit_options_add_arch(O, Arch.c_str()) != PTXJIT_SUCCESS) die("unknown --offload-arch '" + Arch + "'");
-    ptxjit_options_set_warp_policy(O, Policy == "pad" ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK);
+    if (Common.warpPolicy.module) ptxjit_options_set_warp_policy(O, CPolicy(*Common.warpPolicy.module));
+    for (const auto &[K, W] : Common.warpPolicy.kernels) ptxjit_options_set_kernel_warp_policy(O, K.c_str(), CPolicy(W));
+    ptxjit_options_set_opt_level(O, Common.optLevel);
+    ptxjit_options_set_threads(O, Common.threads);
     ptxjit_options_set_emit(O, PTXJIT_EMIT_CODE_OBJECT);
     ptxjit_options_set_source_name(O, Name.c_str());
     ptxjit_result R = nullptr;
@@ -99,14 +117,17 @@ int main(int argc, char **argv) {
     for (size_t D = 0; R && D < ptxjit_result_diagnostic_count(R); ++D) {
       ptxjit_diagnostic Dg;
       if (ptxjit_result_diagnostic(R, D, &Dg) == PTXJIT_SUCCESS)
-        fprintf(stderr, "%s:%u:%u: %s: %s\n", *Dg.file ? Dg.file : Name.c_str(), Dg.line, Dg.column,
-                Dg.severity == PTXJIT_SEVERITY_ERROR ? "error" : Dg.severity == PTXJIT_SEVERITY_WARNING ? "warning" : "note",
-                Dg.message);
+        fputs(support::render({Dg.severity == PTXJIT_SEVERITY_ERROR     ? support::Severity::Error
+                               : Dg.severity == PTXJIT_SEVERITY_WARNING ? support::Severity::Warning
+                                                                        : support::Severity::Note,
+                               *Dg.file ? Dg.file : Name, Dg.line, Dg.column, Dg.message})
+                  .c_str(),
+              stderr);
     }
     size_t Size = 0;
     const void *Data = R ? ptxjit_result_data(R, &Size) : nullptr;
     bool Ok = S == PTXJIT_SUCCESS && Data;
-    if (Ok) Out.assign(static_cast<const char *>(Data), static_cast<const char *>(Data) + Size);
+    if (Ok) Bytes.assign(static_cast<const char *>(Data), static_cast<const char *>(Data) + Size);
     if (R) ptxjit_result_destroy(R);
     ptxjit_options_destroy(O);
     return Ok;
@@ -114,6 +135,7 @@ int main(int argc, char **argv) {
   for (size_t I = 0; I < Mods->size(); ++I) {
     const std::string &Text = (*Mods)[I].text;
     std::string Name = In + ":ptx" + std::to_string(I);
+    std::string Path = Mods->size() == 1 ? Out : Out + "." + std::to_string(I);
     std::vector<char> Bytes;
     bool Ok = true;
     if (Emit == "code-object") {
@@ -124,10 +146,12 @@ int main(int argc, char **argv) {
       for (const std::string &A : Archs) {
         std::vector<char> CO;
         if (!(Ok = compileOne(Text, Name, A, CO))) break;
-        // The options ptxjit used (its defaults: -O3, code object v5) as the runtime's key sees them.
+        // The options ptxjit used, as the runtime's cache key sees them.
         amdgpulower::LowerOptions LO;
         LO.arch = A;
-        LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+        LO.optLevel = Common.optLevel;
+        if (Common.warpPolicy.module) LO.defaultPolicy = *Common.warpPolicy.module;
+        for (const auto &[K, W] : Common.warpPolicy.kernels) LO.kernelPolicy[K] = W;
         Keys.push_back({runtime::bundleEntryIdFor(A), runtime::makeCacheKey(Text, A, runtime::optionsFingerprint(LO))});
         Entries.push_back({runtime::bundleEntryIdFor(A), std::move(CO)});
       }
@@ -138,12 +162,11 @@ int main(int argc, char **argv) {
     }
     if (!Ok) {
       fprintf(stderr, "ptx2amd-fatbin: translation of PTX module %zu (sm_%u) failed\n", I, (*Mods)[I].arch);
+      support::removeStaleOutput(Path);
       Status = 1;
     } else {
-      std::string Path = Mods->size() == 1 ? Out : Out + "." + std::to_string(I);
-      FILE *F = fopen(Path.c_str(), "wb");
-      if (!F || fwrite(Bytes.data(), 1, Bytes.size(), F) != Bytes.size()) die("cannot write '" + Path + "'");
-      fclose(F);
+      if (llvm::Error E = support::writeOutputFile(Path, std::string_view(Bytes.data(), Bytes.size())))
+        die(llvm::toString(std::move(E)));
       printf("%s: PTX module %zu (sm_%u) -> %s (%zu bytes)\n", In.c_str(), I, (*Mods)[I].arch, Path.c_str(), Bytes.size());
     }
   }

@@ -12,6 +12,7 @@
 #include "InputFile.h"
 #include "emu/Emu.h"
 #include "ptxjit/Lowering.h"
+#include "support/CommandLine.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,14 +29,14 @@
 namespace {
 
 const char *Usage =
-    "usage: ptx2amd-run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
-    "         [--arch gfx1100] [--warp-policy pack|pad] [--dyn-lds BYTES] [--cooperative]\n"
+    "ptx2amd-run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+    "         [--offload-arch gfx1100] [--warp-policy pack|pad|K=pad] [--dyn-lds BYTES] [--cooperative]\n"
     "         [--arg u32:5 | i32:-1 | u64:N | i64:N | f32:1.5 | f64:2.5 | u16:N | u8:N]...\n"
     "         [--arg buf:TYPE:COUNT:INIT]...   TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
     "                                          INIT: zero | iota | fill:V | rand:SEED | file:PATH\n"
-    "         [--dump bufK[:N]]... [--dump-file bufK:PATH]... [--counters] [--threads N]\n"
-    "       ptx2amd-run FILE.ptx --check [--arch gfx1100] [--warp-policy pack|pad]\n"
-    "         (translate and load only: reports anything the emulator cannot execute)\n";
+    "         [--dump bufK[:N]]... [--dump-file bufK:PATH]... [--counters] [-j N]\n"
+    "       ptx2amd-run FILE.ptx --check [--offload-arch gfx1100] [--warp-policy pack|pad]\n"
+    "         (translate and load only: reports anything the emulator cannot execute)";
 
 [[noreturn]] void die(const std::string &Msg) {
   fprintf(stderr, "ptx2amd-run: %s\n", Msg.c_str());
@@ -108,44 +109,56 @@ void printElem(const Buffer &B, const uint8_t *P) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string File, Kernel, Arch = "gfx1100", Policy = "pack";
+  std::string File, Kernel, Grid, Block;
   emu::LaunchConfig Cfg;
-  std::vector<std::string> ArgSpecs, Dumps, DumpFiles;
-  bool Counters = false, HaveGrid = false, HaveBlock = false, Check = false;
-  unsigned Threads = 0;
-  for (int i = 1; i < argc; ++i) {
-    std::string A = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) die("missing value for " + A);
-      return argv[++i];
-    };
-    if (A == "--kernel") Kernel = next();
-    else if (A == "--grid") { Cfg.grid = parseDim(next()); HaveGrid = true; }
-    else if (A == "--block") { Cfg.block = parseDim(next()); HaveBlock = true; }
-    else if (A == "--arch") Arch = next();
-    else if (A == "--warp-policy") Policy = next();
-    else if (A == "--dyn-lds") Cfg.dynamicLdsBytes = unsigned(std::stoul(next()));
-    else if (A == "--cooperative") Cfg.cooperative = true;
-    else if (A == "--arg") ArgSpecs.push_back(next());
-    else if (A == "--dump") Dumps.push_back(next());
-    else if (A == "--dump-file") DumpFiles.push_back(next());
-    else if (A == "--counters") Counters = true;
-    else if (A == "--check") Check = true;
-    else if (A == "--threads") Threads = unsigned(std::stoul(next()));
-    else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
-    else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
-    else if (File.empty()) File = A;
-    else die("more than one input file");
-  }
-  if (File.empty() || (!Check && (Kernel.empty() || !HaveGrid || !HaveBlock))) die(std::string("missing arguments\n") + Usage);
-  if (Policy != "pack" && Policy != "pad") die("--warp-policy must be pack or pad");
+  std::vector<std::string> Inputs, ArgSpecs, Dumps, DumpFiles;
+  bool Counters = false, Check = false;
+  support::cl::CommonOptions Common;
+  support::cl::Parser P("ptx2amd-run", Usage);
+  support::cl::addCommonOptions(P, Common, support::cl::kAllCommon & ~support::cl::kOutput);
+  P.value("--kernel", "<name>", "kernel to launch (mangled name)", Kernel);
+  P.value("--grid", "X[,Y,Z]", "grid size in blocks", Grid);
+  P.value("--block", "X[,Y,Z]", "block size in threads", Block);
+  P.unsignedValue("--dyn-lds", "<bytes>", "dynamic shared memory per block", Cfg.dynamicLdsBytes);
+  P.flag("--cooperative", "cooperative launch (all blocks resident)", Cfg.cooperative);
+  P.list("--arg", "<spec>", "kernel argument: TYPE:VALUE or buf:TYPE:COUNT:INIT (repeatable, in order)", ArgSpecs);
+  P.list("--dump", "bufK[:N]", "print buffer K after the launch (repeatable)", Dumps);
+  P.list("--dump-file", "bufK:PATH", "write buffer K to PATH after the launch (repeatable)", DumpFiles);
+  P.flag("--counters", "print the lane- and wave-instruction counts", Counters);
+  P.flag("--check", "translate and load only (no launch)", Check);
+  // Older spellings, kept for existing scripts: --arch = --offload-arch, --threads = -j.
+  P.add({"--arch", true, "<gfx>", "", [&](std::string_view V) {
+           Common.offloadArchs.clear();
+           Common.offloadArchs.emplace_back(V);
+           return llvm::Error::success();
+         }, true});
+  P.unsignedValue("--threads", "<n>", "", Common.threads);
+  P.hideLast();
+  P.positional(Inputs);
+  if (llvm::Error E = P.parse(argc, argv)) die(llvm::toString(std::move(E)));
+  if (Common.help) { fputs(P.help().c_str(), stdout); return 0; }
+  if (Common.version) { puts(support::cl::versionLine("ptx2amd-run").c_str()); return 0; }
+  if (Inputs.size() > 1) die("more than one input file");
+  if (!Inputs.empty()) File = Inputs[0];
+  if (File.empty() || (!Check && (Kernel.empty() || Grid.empty() || Block.empty())))
+    die("missing arguments\nusage: " + std::string(Usage));
+  if (!Grid.empty()) Cfg.grid = parseDim(Grid);
+  if (!Block.empty()) Cfg.block = parseDim(Block);
+  if (Common.offloadArchs.size() > 1) die("ptx2amd-run runs on one --offload-arch");
+  const std::string Arch = Common.arch();
+  if (!support::findTarget(Arch))
+    die("unsupported --offload-arch '" + Arch + "' (supported: " + support::supportedTargetList() + ")");
+  const unsigned Threads = Common.threads;
+  if (Common.verbose) fprintf(stderr, "ptx2amd-run: %s on %s, -O%u\n", File.c_str(), Arch.c_str(), Common.optLevel);
 
   std::string Text, ReadErr;
   if (!ptx2amd::tools::readInputFile(File, Text, ReadErr)) die(ReadErr);
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   amdgpulower::LowerOptions LO;
   LO.arch = Arch;
-  LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+  LO.optLevel = Common.optLevel;
+  LO.defaultPolicy = Common.warpPolicy.module.value_or(amdgpulower::WarpPolicy::Pack);
+  for (const auto &[K, Pol] : Common.warpPolicy.kernels) LO.kernelPolicy[K] = Pol;
   std::vector<amdgpulower::Diagnostic> Diags;
   bool IsLL = File.size() > 3 && File.substr(File.size() - 3) == ".ll";
   auto M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags,

@@ -2,9 +2,12 @@
 //
 // Reads PTX (file or stdin), runs the front end and, depending on the
 // options, stops after checking (-fsyntax-only), prints the parsed module
-// (--emit=ptx) or checks the print/re-parse round trip (--roundtrip-check).
-// Diagnostics go to stderr in clang style; any error gives exit status 1.
-// Translation stages plug in at runInputAction() through new EmitKinds.
+// (--emit=ptx), checks the print/re-parse round trip (--roundtrip-check) or,
+// by default, translates with libptxjit (runTranslation): like clang, with no
+// -o the output is <input>.hsaco for --offload-arch (default gfx1100, said
+// with -v). Outputs are written to a temporary file and renamed; a failed run
+// removes an older output of the same name. Diagnostics go to stderr through
+// the one renderer (support::render); any error gives exit status 1.
 //
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
@@ -13,6 +16,8 @@
 #include "ptx/Parser.h"
 #include "ptx2amd/Version.h"
 #include "ptxjit.h"
+#include "support/Diagnostic.h"
+#include "support/OutputFile.h"
 
 #include <cstdio>
 #include <fstream>
@@ -26,14 +31,13 @@ bool readInput(const std::string &path, std::string &out, std::string *err) {
   return ptx2amd::tools::readInputFile(path, out, *err);
 }
 
+// All-or-nothing: a temporary file renamed over `path` ("" / "-": stdout).
 bool writeOutput(const std::string &path, const std::string &data) {
-  if (path.empty() || path == "-") {
-    std::fwrite(data.data(), 1, data.size(), stdout);
-    return std::fflush(stdout) == 0;
+  if (llvm::Error e = support::writeOutputFile(path, data)) {
+    std::fprintf(stderr, "ptx2amd: error: %s\n", llvm::toString(std::move(e)).c_str());
+    return false;
   }
-  std::ofstream f(path, std::ios::binary);
-  f << data;
-  return bool(f);
+  return true;
 }
 
 int runInputAction(const ptx2amd::Options &opts, const std::string &name, const std::string &text) {
@@ -44,6 +48,7 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
   std::string diags = r.diags.render(name, text);
   std::fputs(diags.c_str(), stderr);
   if (!r.ok()) {
+    if (opts.emit == ptx2amd::EmitKind::Ptx) support::removeStaleOutput(opts.output);
     unsigned n = r.diags.errorCount();
     std::fprintf(stderr, "%u error%s generated.\n", n, n == 1 ? "" : "s");
     return 1;
@@ -78,30 +83,26 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
   }
 }
 
-// Translation (--offload-arch / --emit=llvm|asm|obj|hsaco): a thin client of
+// Translation (the default; --emit=llvm|asm|obj|hsaco): a thin client of
 // libptxjit. Diagnostics come back structured and are printed clang-style.
-void printSourceLine(const std::string &text, unsigned line, unsigned col) {
-  if (!line) return;
-  size_t at = 0;
-  for (unsigned l = 1; l < line && at != std::string::npos; ++l) {
-    at = text.find('\n', at);
-    if (at != std::string::npos) ++at;
-  }
-  if (at == std::string::npos || at >= text.size()) return;
-  size_t end = text.find('\n', at);
-  std::string src = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
-  std::fprintf(stderr, "%s\n", src.c_str());
-  if (col) std::fprintf(stderr, "%s^\n", std::string(col - 1, ' ').c_str());
-}
-
 int runTranslation(const ptx2amd::Options &opts, const std::string &name, const std::string &text) {
   using ptx2amd::EmitKind;
-  if (opts.offloadArchs.empty()) {
-    std::fprintf(stderr, "ptx2amd: error: --emit=llvm|asm|obj|hsaco needs --offload-arch=<gfx>\n");
-    return 1;
+  std::vector<std::string> archs = opts.offloadArchs;
+  if (archs.empty()) {
+    archs.push_back(opts.arch()); // support::kDefaultTarget
+    if (opts.verbose)
+      std::fprintf(stderr, "ptx2amd: no --offload-arch given: compiling for %s (the default target)\n",
+                   archs[0].c_str());
   }
   EmitKind emit = opts.emit == EmitKind::None ? EmitKind::Hsaco : opts.emit;
-  if (emit != EmitKind::Hsaco && opts.offloadArchs.size() != 1) {
+  // The output path: -o, else (code objects and objects) <input stem>.hsaco|.bundle|.o, like clang.
+  std::string out = opts.output;
+  if (out.empty() && (emit == EmitKind::Hsaco || emit == EmitKind::Obj)) {
+    std::string base = name == "<stdin>" ? "a" : name.substr(name.find_last_of('/') + 1);
+    if (size_t dot = base.rfind('.'); dot != std::string::npos && dot > 0) base.resize(dot);
+    out = base + (emit == EmitKind::Obj ? ".o" : archs.size() > 1 ? ".bundle" : ".hsaco");
+  }
+  if (emit != EmitKind::Hsaco && archs.size() != 1) {
     std::fprintf(stderr, "ptx2amd: error: --emit=llvm|asm|obj take exactly one --offload-arch\n");
     return 1;
   }
@@ -117,7 +118,7 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
     std::fprintf(stderr, "ptx2amd: error: %s\n", m.c_str());
     rc = 1;
   };
-  for (const auto &a : opts.offloadArchs)
+  for (const auto &a : archs)
     if (ptxjit_options_add_arch(jo, a.c_str()) != PTXJIT_SUCCESS) {
       std::string list;
       for (size_t i = 0; i < ptxjit_supported_arch_count(); ++i)
@@ -125,9 +126,11 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
       fail("unsupported --offload-arch '" + a + "' (supported: " + list + ")");
     }
   ptxjit_options_set_opt_level(jo, opts.optLevel);
-  if (opts.warpPolicy == "pad") ptxjit_options_set_warp_policy(jo, PTXJIT_WARP_POLICY_PAD);
-  for (const auto &[k, p] : opts.kernelWarpPolicy)
-    ptxjit_options_set_kernel_warp_policy(jo, k.c_str(), p == "pad" ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK);
+  auto cPolicy = [](support::WarpPolicy p) {
+    return p == support::WarpPolicy::Pad ? PTXJIT_WARP_POLICY_PAD : PTXJIT_WARP_POLICY_PACK;
+  };
+  if (opts.warpPolicy.module) ptxjit_options_set_warp_policy(jo, cPolicy(*opts.warpPolicy.module));
+  for (const auto &[k, p] : opts.warpPolicy.kernels) ptxjit_options_set_kernel_warp_policy(jo, k.c_str(), cPolicy(p));
   ptxjit_options_set_code_object_version(jo, opts.codeObjectVersion);
   ptxjit_options_set_warn_warp_size(jo, opts.warnWarpSize);
   ptxjit_options_set_threads(jo, opts.threads);
@@ -138,14 +141,14 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
   ptxjit_options_set_emit(jo, emit == EmitKind::Llvm   ? PTXJIT_EMIT_LLVM_IR
                               : emit == EmitKind::Asm ? PTXJIT_EMIT_ASSEMBLY
                               : emit == EmitKind::Obj ? PTXJIT_EMIT_OBJECT
-                              : opts.offloadArchs.size() > 1 ? PTXJIT_EMIT_BUNDLE
+                              : archs.size() > 1 ? PTXJIT_EMIT_BUNDLE
                                                              : PTXJIT_EMIT_CODE_OBJECT);
   if (opts.verbose) {
     std::fprintf(stderr, "ptx2amd: %s\n", ptxjit_version_string());
     std::fprintf(stderr, "ptx2amd: %s (%s) -> -O%u, code object v%u, warp policy %s, archs:", name.c_str(),
                  llInput ? "LLVM IR" : "PTX", opts.optLevel, opts.codeObjectVersion,
-                 opts.warpPolicy.empty() ? "pack" : opts.warpPolicy.c_str());
-    for (const auto &a : opts.offloadArchs) std::fprintf(stderr, " %s", a.c_str());
+                 std::string(support::warpPolicyName(opts.warpPolicy.module.value_or(support::WarpPolicy::Pack))).c_str());
+    for (const auto &a : archs) std::fprintf(stderr, " %s", a.c_str());
     std::fprintf(stderr, "\n");
   }
   ptxjit_result res = nullptr;
@@ -155,12 +158,12 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
     for (size_t i = 0; res && i < ptxjit_result_diagnostic_count(res); ++i) {
       ptxjit_diagnostic d;
       ptxjit_result_diagnostic(res, i, &d);
-      const char *sev = d.severity == PTXJIT_SEVERITY_ERROR ? "error" : d.severity == PTXJIT_SEVERITY_WARNING ? "warning" : "note";
       errors += d.severity == PTXJIT_SEVERITY_ERROR;
-      if (*d.file && d.line) std::fprintf(stderr, "%s:%u:%u: %s: %s\n", d.file, d.line, d.column, sev, d.message);
-      else if (*d.file) std::fprintf(stderr, "%s: %s: %s\n", d.file, sev, d.message);
-      else std::fprintf(stderr, "ptx2amd: %s: %s\n", sev, d.message);
-      if (*d.file && d.line && name == d.file) printSourceLine(text, d.line, d.column);
+      support::Diagnostic sd{d.severity == PTXJIT_SEVERITY_ERROR     ? support::Severity::Error
+                             : d.severity == PTXJIT_SEVERITY_WARNING ? support::Severity::Warning
+                                                                     : support::Severity::Note,
+                             *d.file ? d.file : "ptx2amd", d.line, d.column, d.message};
+      std::fputs(support::render(sd, name == d.file ? std::string_view(text) : std::string_view()).c_str(), stderr);
     }
     if (res && (opts.timePasses || opts.verbose)) {
       std::fprintf(stderr, "===-- ptx2amd stage times (wall) --===\n");
@@ -180,16 +183,11 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
     } else {
       size_t n = 0;
       const char *data = static_cast<const char *>(ptxjit_result_data(res, &n));
-      std::string out = opts.output;
-      if (out.empty() && (emit == EmitKind::Hsaco || emit == EmitKind::Obj)) {
-        std::string base = name == "<stdin>" ? "a" : name.substr(name.find_last_of('/') + 1);
-        if (size_t dot = base.rfind('.'); dot != std::string::npos && dot > 0) base.resize(dot);
-        out = base + (emit == EmitKind::Obj ? ".o" : opts.offloadArchs.size() > 1 ? ".bundle" : ".hsaco");
-      }
-      if (!writeOutput(out, std::string(data, n))) fail("cannot write '" + out + "'");
+      if (!writeOutput(out, std::string(data, n))) rc = 1;
       else if (opts.verbose) std::fprintf(stderr, "ptx2amd: wrote %zu bytes to %s\n", n, out.empty() ? "<stdout>" : out.c_str());
     }
   }
+  if (rc) support::removeStaleOutput(out); // never leave an older output that looks current
   ptxjit_result_destroy(res);
   ptxjit_options_destroy(jo);
   ptxjit_context_destroy(ctx);
@@ -201,17 +199,17 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
 int main(int argc, char **argv) {
   ptx::configureProcessAllocator();
   ptx2amd::Options opts;
-  std::string err;
-  if (!ptx2amd::parseOptions(argc, argv, opts, &err)) {
-    std::fprintf(stderr, "ptx2amd: error: %s\n", err.c_str());
+  if (llvm::Error e = ptx2amd::parseOptions(argc, argv, opts)) {
+    std::fprintf(stderr, "ptx2amd: error: %s\n", llvm::toString(std::move(e)).c_str());
     return 1;
   }
+  std::string err;
   if (opts.help) {
     std::fputs(ptx2amd::helpText(argv[0]).c_str(), stdout);
     return 0;
   }
   if (opts.version) {
-    std::printf("ptx2amd version %s\n", PTX2AMD_VERSION);
+    std::printf("%s\n", support::cl::versionLine("ptx2amd").c_str());
     return 0;
   }
   if (opts.inputs.size() != 1) {
@@ -229,10 +227,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "ptx2amd: error: %s\n", err.c_str());
     return 1;
   }
-  bool translate = !opts.offloadArchs.empty() || opts.emit == ptx2amd::EmitKind::Llvm ||
-                   opts.emit == ptx2amd::EmitKind::Asm || opts.emit == ptx2amd::EmitKind::Obj ||
-                   opts.emit == ptx2amd::EmitKind::Hsaco;
-  if (translate && !opts.syntaxOnly && !opts.roundtripCheck)
+  // Translation is the default; -fsyntax-only, --roundtrip-check and --emit=ptx stop at the front end.
+  bool translate = !opts.syntaxOnly && !opts.roundtripCheck && opts.emit != ptx2amd::EmitKind::Ptx;
+  if (translate)
     return runTranslation(opts, in == "-" ? "<stdin>" : in, text);
   return runInputAction(opts, in == "-" ? "<stdin>" : in, text);
 }

@@ -13,6 +13,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/Contract.h"
+#include "support/Diagnostic.h"
+#include "support/StageTimer.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
@@ -30,40 +34,29 @@ class TargetMachine;
 
 namespace amdgpulower {
 
-// ---- Targets -----------------------------------------------------------------
-struct TargetInfo {
-  std::string_view name;   // "gfx90a", "gfx11-generic"
-  unsigned waveSize;       // 32 or 64 (the wave size ptx2amd compiles for)
-  bool generic;            // LLVM generic target (requires code object v6)
-};
-llvm::ArrayRef<TargetInfo> supportedTargets();
-const TargetInfo *findTarget(std::string_view name);
-
-// ---- Warp policies -------------------------------------------------------------
-enum class WarpPolicy : uint8_t { Native, Pack, Pad };
-std::string_view warpPolicyName(WarpPolicy p); // "native" | "pack" | "pad"
-
-// ---- Diagnostics -----------------------------------------------------------------
-enum class Severity : uint8_t { Note, Warning, Error };
-struct Diagnostic {
-  Severity severity = Severity::Error;
-  std::string file; // may be empty
-  unsigned line = 0, col = 0;
-  std::string message;
-};
-std::string renderDiagnostic(const Diagnostic &d); // "file:line:col: warning: msg"
-
-// ---- Timing (--time-passes) ------------------------------------------------------
-struct StageTime {
-  std::string stage;
-  double seconds = 0;
-};
+// ---- Vocabulary (support/) ------------------------------------------------------
+// Targets, warp policies, diagnostics and stage times are the project-wide
+// types of support/Contract.h, support/Diagnostic.h and support/StageTimer.h.
+using support::TargetInfo;
+using support::supportedTargets;
+using support::findTarget;
+using support::WarpPolicy;
+using support::warpPolicyName;
+using support::Severity;
+using support::Diagnostic;
+using support::StageTime;
+// "file:line:col: warning: msg" (support::render without the newline / excerpt).
+inline std::string renderDiagnostic(const Diagnostic &d) {
+  std::string s = support::render(d);
+  s.pop_back();
+  return s;
+}
 
 // ---- Options ------------------------------------------------------------------
 enum class OutputKind : uint8_t { LLVMIR, Assembly, Object, CodeObject };
 
 struct LowerOptions {
-  std::string arch = "gfx1100";
+  std::string arch{support::kDefaultTarget};
   unsigned optLevel = 3;                       // 0..3
   WarpPolicy defaultPolicy = WarpPolicy::Pack; // for wave64 targets (Pack or Pad)
   std::map<std::string, WarpPolicy> kernelPolicy; // per kernel (mangled name)

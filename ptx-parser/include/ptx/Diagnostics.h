@@ -1,7 +1,15 @@
-//===- ptx/Diagnostics.h - clang-style diagnostics -------------*- C++ -*-===//
+//===- ptx/Diagnostics.h - the front end's diagnostic list ------*- C++ -*-===//
+//
+// The parser collects support::Diagnostic (the project's one diagnostic
+// type) without a file name; render() names them after the source and uses
+// the one renderer, support::render. Front-end errors are of kind
+// InvalidInput (malformed or ill-typed PTX).
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 
 #include "ptx/IR.h"
+#include "support/Diagnostic.h"
 
 #include <string>
 #include <string_view>
@@ -9,19 +17,15 @@
 
 namespace ptx {
 
-enum class Severity : uint8_t { Note, Warning, Error };
-
-struct Diagnostic {
-  Severity severity = Severity::Error;
-  SourceLoc loc;
-  std::string message;
-};
+using support::Diagnostic;
+using support::Severity;
 
 class DiagnosticList {
 public:
   void report(Severity s, SourceLoc loc, std::string msg) {
     if (s == Severity::Error) ++errors_;
-    diags_.push_back({s, loc, std::move(msg)});
+    diags_.push_back({s, {}, loc.line, loc.col, std::move(msg),
+                      s == Severity::Error ? support::ErrorKind::InvalidInput : support::ErrorKind::Generic});
   }
   void error(SourceLoc loc, std::string msg) { report(Severity::Error, loc, std::move(msg)); }
   void warning(SourceLoc loc, std::string msg) { report(Severity::Warning, loc, std::move(msg)); }
@@ -29,10 +33,10 @@ public:
   unsigned errorCount() const { return errors_; }
   const std::vector<Diagnostic> &all() const { return diags_; }
   void append(const DiagnosticList &o) {
-    for (const auto &d : o.diags_) report(d.severity, d.loc, d.message);
+    for (const auto &d : o.diags_) report(d.severity, {d.line, d.col}, d.message);
   }
 
-  // "file:line:col: error: msg\n<source line>\n    ^\n" for each diagnostic.
+  // "file:line:col: error: msg\n<source line>\n    ^\n" for each diagnostic (support::render).
   std::string render(std::string_view sourceName, std::string_view sourceText) const;
 
 private:

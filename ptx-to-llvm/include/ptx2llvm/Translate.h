@@ -7,14 +7,18 @@
 // amdgpu-lower/devlib/ptx_devlib.h (only declared here; amdgpu-lower links the
 // definitions). See docs/pipeline.md, "Contract: ptx-to-llvm output".
 //
-// Errors: every unsupported construct of the whole module is reported (not
-// just the first) in one llvm::Error whose message has one line per problem,
-// `file:line:col: error: unsupported instruction 'X' (in function 'f')`.
+// Errors: every problem of the whole module is reported (not just the first)
+// in one llvm::Error, an llvm::ErrorList of typed errors (support/Error.h):
+// support::UnsupportedError (stage "ptx-to-llvm", the construct, e.g. the
+// instruction spelling) or support::InvalidInputError, each carrying its
+// diagnostic `file:line:col: error: unsupported instruction 'X' (in function 'f')`.
+// Consumers read them with support::takeDiagnostics / errorKind.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "ptx/IR.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -36,7 +40,9 @@ struct Options {
   // constructs becomes an external declaration, its errors are appended here,
   // and translate() succeeds with the rest of the module (errors outside
   // function bodies still fail). When null, any error fails the whole module.
-  std::vector<std::string> *partialErrors = nullptr;
+  std::vector<support::Diagnostic> *partialErrors = nullptr;
+  // With partialErrors: the names of the functions that became declarations.
+  std::vector<std::string> *failedFunctions = nullptr;
 };
 
 llvm::Expected<std::unique_ptr<llvm::Module>>

@@ -37,9 +37,4 @@ lowerPTX(std::string_view text, std::string_view sourceName, llvm::LLVMContext &
          const amdgpulower::LowerOptions &opts, std::vector<amdgpulower::Diagnostic> &diags,
          InputKind kind = InputKind::PTX);
 
-// Parses "file:line:col: error: msg" lines (the format of every stage's
-// llvm::Error messages) into structured diagnostics; other lines become
-// errors without a location.
-void appendErrorDiagnostics(const std::string &text, std::vector<amdgpulower::Diagnostic> &diags);
-
 } // namespace ptxjit

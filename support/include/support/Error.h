@@ -1,0 +1,171 @@
+//===- support/Error.h - typed llvm::Errors with an ErrorKind ----*- C++ -*-===//
+//
+// The stages fail with these instead of createStringError, so consumers
+// decide what happened by kind (an isA<> test or errorKind()), never by
+// searching the message. Each error carries a support::Diagnostic (position,
+// message, kind); the subclasses add what the kind needs:
+//
+//   UnsupportedError   stage ("ptx-to-llvm", "emu", ...) and construct name
+//   ContractError      a stage received input that breaks its contract
+//   InvalidInputError  malformed input, with the field and byte offset when known
+//   ResourceLimitError a limit was exceeded
+//   DeviceFaultError   the device faulted; FaultKind says how
+//   IOError            a file operation failed (path + std::error_code)
+//   InternalError      a toolchain bug / LLVM failure no input should cause
+//
+// Several problems travel as one llvm::Error built with llvm::joinErrors (an
+// llvm::ErrorList); takeDiagnostics() flattens any Error into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "support/Diagnostic.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace support {
+
+// Base of every typed error: one diagnostic.
+class DiagError : public llvm::ErrorInfo<DiagError> {
+public:
+  static char ID;
+  explicit DiagError(Diagnostic d) : diag_(std::move(d)) {}
+  const Diagnostic &diagnostic() const { return diag_; }
+  ErrorKind kind() const { return diag_.kind; }
+  // "file:line:col: error: message" (no source excerpt); the message alone
+  // when the diagnostic has no position.
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+
+protected:
+  Diagnostic diag_;
+};
+
+class UnsupportedError : public llvm::ErrorInfo<UnsupportedError, DiagError> {
+public:
+  static char ID;
+  UnsupportedError(Diagnostic d, std::string stage, std::string construct)
+      : ErrorInfo(std::move(d)), stage_(std::move(stage)), construct_(std::move(construct)) {
+    diag_.kind = ErrorKind::Unsupported;
+  }
+  const std::string &stage() const { return stage_; }
+  const std::string &construct() const { return construct_; }
+
+private:
+  std::string stage_, construct_;
+};
+
+class ContractError : public llvm::ErrorInfo<ContractError, DiagError> {
+public:
+  static char ID;
+  explicit ContractError(Diagnostic d) : ErrorInfo(std::move(d)) { diag_.kind = ErrorKind::ContractViolation; }
+};
+
+class InvalidInputError : public llvm::ErrorInfo<InvalidInputError, DiagError> {
+public:
+  static char ID;
+  static constexpr uint64_t kNoOffset = ~uint64_t(0);
+  InvalidInputError(Diagnostic d, std::string field = {}, uint64_t offset = kNoOffset)
+      : ErrorInfo(std::move(d)), field_(std::move(field)), offset_(offset) {
+    diag_.kind = ErrorKind::InvalidInput;
+  }
+  const std::string &field() const { return field_; } // "wrapper magic", "--offload-arch", ...
+  uint64_t offset() const { return offset_; }          // byte offset in the input, or kNoOffset
+
+private:
+  std::string field_;
+  uint64_t offset_;
+};
+
+class ResourceLimitError : public llvm::ErrorInfo<ResourceLimitError, DiagError> {
+public:
+  static char ID;
+  explicit ResourceLimitError(Diagnostic d) : ErrorInfo(std::move(d)) { diag_.kind = ErrorKind::ResourceLimit; }
+};
+
+enum class FaultKind : uint8_t {
+  MemoryFault,   // invalid or out-of-bounds access
+  Trap,          // trap / abort instruction
+  Assert,        // device-side assert() (__assertfail)
+  Timeout,       // watchdog: the kernel ran too long
+  Deadlock,      // barrier / cooperative wait that can never complete
+  LaunchTooLarge // a cooperative grid whose workgroups cannot all be resident
+};
+std::string_view faultKindName(FaultKind k);
+
+class DeviceFaultError : public llvm::ErrorInfo<DeviceFaultError, DiagError> {
+public:
+  static char ID;
+  DeviceFaultError(Diagnostic d, FaultKind f) : ErrorInfo(std::move(d)), fault_(f) {
+    diag_.kind = ErrorKind::DeviceFault;
+  }
+  FaultKind fault() const { return fault_; }
+
+private:
+  FaultKind fault_;
+};
+
+class IOError : public llvm::ErrorInfo<IOError, DiagError> {
+public:
+  static char ID;
+  IOError(Diagnostic d, std::error_code ec) : ErrorInfo(std::move(d)), ec_(ec) { diag_.kind = ErrorKind::IO; }
+  std::error_code convertToErrorCode() const override { return ec_; }
+
+private:
+  std::error_code ec_;
+};
+
+class InternalError : public llvm::ErrorInfo<InternalError, DiagError> {
+public:
+  static char ID;
+  explicit InternalError(Diagnostic d) : ErrorInfo(std::move(d)) { diag_.kind = ErrorKind::Internal; }
+};
+
+// ---- Making them ---------------------------------------------------------------
+// A diagnostic at a position (file may be empty, line/col 0 when unknown).
+inline Diagnostic at(std::string file, unsigned line, unsigned col, std::string message) {
+  return Diagnostic{Severity::Error, std::move(file), line, col, std::move(message), ErrorKind::Generic};
+}
+inline Diagnostic noLoc(std::string message) { return at({}, 0, 0, std::move(message)); }
+// noLoc() with a printf-style message (the format createStringError took).
+template <class... Ts> Diagnostic noLocf(const char *fmt, const Ts &...vals) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(fmt, vals...);
+  return noLoc(std::move(s));
+}
+
+template <class E, class... Args> llvm::Error make(Args &&...args) {
+  return llvm::make_error<E>(std::forward<Args>(args)...);
+}
+llvm::Error unsupported(std::string stage, std::string construct, Diagnostic d);
+llvm::Error contractViolation(Diagnostic d);
+llvm::Error invalidInput(Diagnostic d, std::string field = {},
+                         uint64_t offset = InvalidInputError::kNoOffset);
+llvm::Error resourceLimit(Diagnostic d);
+llvm::Error deviceFault(FaultKind f, Diagnostic d);
+llvm::Error internalError(Diagnostic d);
+llvm::Error ioError(std::string path, std::error_code ec, std::string what = {});
+
+// ---- Inspecting them -----------------------------------------------------------
+// Kind of the payload (for an ErrorList: the first error's kind); Generic
+// for errors that are not DiagErrors. Does not consume the error.
+ErrorKind errorKind(const llvm::Error &e);
+// True when the error (any member of a list) is of kind k. Does not consume.
+bool hasKind(const llvm::Error &e, ErrorKind k);
+// Consumes `e` (success: nothing) and returns one diagnostic per error; a
+// foreign error becomes a Generic diagnostic with its message and, when its
+// file is empty, `defaultFile`.
+std::vector<Diagnostic> takeDiagnostics(llvm::Error e, std::string_view defaultFile = {});
+// Appends the diagnostics to `out`.
+void appendDiagnostics(llvm::Error e, std::vector<Diagnostic> &out, std::string_view defaultFile = {});
+// joinErrors over a vector of typed errors (success when empty).
+llvm::Error joinAll(std::vector<llvm::Error> errors);
+
+} // namespace support

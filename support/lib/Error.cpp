@@ -1,0 +1,107 @@
+//===- Error.cpp - typed errors: IDs, constructors, kind queries ---------------===//
+//
+// The ErrorInfo IDs, the make helpers and the non-consuming kind queries
+// (they walk an llvm::ErrorList through its payload without taking it, so a
+// consumer can branch on the kind and still pass the Error on).
+//
+//===----------------------------------------------------------------------===//
+#include "support/Error.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace support {
+
+char DiagError::ID;
+char UnsupportedError::ID;
+char ContractError::ID;
+char InvalidInputError::ID;
+char ResourceLimitError::ID;
+char DeviceFaultError::ID;
+char IOError::ID;
+char InternalError::ID;
+
+void DiagError::log(llvm::raw_ostream &os) const {
+  // Without a position the message alone (what createStringError printed).
+  if (diag_.file.empty() && !diag_.line) {
+    os << diag_.message;
+    return;
+  }
+  std::string s = render(diag_);
+  if (!s.empty() && s.back() == '\n') s.pop_back();
+  os << s;
+}
+
+std::string_view faultKindName(FaultKind k) {
+  switch (k) {
+  case FaultKind::MemoryFault: return "memory-fault";
+  case FaultKind::Trap: return "trap";
+  case FaultKind::Assert: return "assert";
+  case FaultKind::Timeout: return "timeout";
+  case FaultKind::Deadlock: return "deadlock";
+  case FaultKind::LaunchTooLarge: return "launch-too-large";
+  }
+  return "fault";
+}
+
+llvm::Error unsupported(std::string stage, std::string construct, Diagnostic d) {
+  return llvm::make_error<UnsupportedError>(std::move(d), std::move(stage), std::move(construct));
+}
+llvm::Error contractViolation(Diagnostic d) { return llvm::make_error<ContractError>(std::move(d)); }
+llvm::Error invalidInput(Diagnostic d, std::string field, uint64_t offset) {
+  return llvm::make_error<InvalidInputError>(std::move(d), std::move(field), offset);
+}
+llvm::Error resourceLimit(Diagnostic d) { return llvm::make_error<ResourceLimitError>(std::move(d)); }
+llvm::Error deviceFault(FaultKind f, Diagnostic d) {
+  return llvm::make_error<DeviceFaultError>(std::move(d), f);
+}
+llvm::Error internalError(Diagnostic d) { return llvm::make_error<InternalError>(std::move(d)); }
+llvm::Error ioError(std::string path, std::error_code ec, std::string what) {
+  std::string msg = (what.empty() ? std::string("cannot access") : what) + " '" + path + "': " + ec.message();
+  return llvm::make_error<IOError>(at(std::move(path), 0, 0, std::move(msg)), ec);
+}
+
+ErrorKind errorKind(const llvm::Error &e) {
+  ErrorKind k = ErrorKind::Generic;
+  bool first = true;
+  llvm::visitErrors(e, [&](const llvm::ErrorInfoBase &p) {
+    if (first && p.isA<DiagError>()) k = static_cast<const DiagError &>(p).kind();
+    first = false;
+  });
+  return k;
+}
+
+bool hasKind(const llvm::Error &e, ErrorKind k) {
+  bool found = false;
+  llvm::visitErrors(e, [&](const llvm::ErrorInfoBase &p) {
+    found |= p.isA<DiagError>() && static_cast<const DiagError &>(p).kind() == k;
+  });
+  return found;
+}
+
+void appendDiagnostics(llvm::Error e, std::vector<Diagnostic> &out, std::string_view defaultFile) {
+  llvm::handleAllErrors(
+      std::move(e),
+      [&](const DiagError &d) {
+        out.push_back(d.diagnostic());
+        if (out.back().file.empty()) out.back().file = std::string(defaultFile);
+      },
+      [&](const llvm::ErrorInfoBase &p) {
+        Diagnostic d = noLoc(p.message());
+        d.file = std::string(defaultFile);
+        out.push_back(std::move(d));
+      });
+}
+
+std::vector<Diagnostic> takeDiagnostics(llvm::Error e, std::string_view defaultFile) {
+  std::vector<Diagnostic> out;
+  appendDiagnostics(std::move(e), out, defaultFile);
+  return out;
+}
+
+llvm::Error joinAll(std::vector<llvm::Error> errors) {
+  llvm::Error all = llvm::Error::success();
+  for (llvm::Error &e : errors) all = llvm::joinErrors(std::move(all), std::move(e));
+  return all;
+}
+
+} // namespace support

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix and builds a C client of
+# libptxjit against it three ways: the CMake package (ptx2amd::ptxjit and
+# ptx2amd::ptxjit_static) and pkg-config (ptxjit.pc); each client translates
+# a PTX file to a gfx1100 code object. The installed ptx2amd must work too.
+# usage: install_test.sh BUILD_DIR SRC_DIR WORK_DIR PTX_FILE
+set -eu
+BUILD=$(realpath "$1") SRC=$(realpath "$2") WORK=$3 PTX=$(realpath "$4")
+rm -rf "$WORK" && mkdir -p "$WORK" && WORK=$(realpath "$WORK")
+P=$WORK/prefix
+cmake --install "$BUILD" --prefix "$P" >"$WORK/install.log"
+for f in bin/ptx2amd bin/ptx2amd-fatbin bin/ptx2amd-run include/ptxjit.h lib/libptxjit.so lib/libptxjit.a \
+         lib/ptx2amd/libcudart.so.13 lib/cmake/ptx2amd/ptx2amdConfig.cmake lib/pkgconfig/ptxjit.pc \
+         share/ptx2amd/devlib/ptx_devlib.h share/ptx2amd/devlib/ptx_devlib_w32.bc; do
+  test -e "$P/$f" || { echo "missing in the install tree: $f"; exit 1; }
+done
+echo "install: tree complete"
+
+# 1. CMake package.
+mkdir -p "$WORK/client"
+cp "$SRC/client.c" "$WORK/client/"
+cp "$SRC/CMakeLists.client.txt" "$WORK/client/CMakeLists.txt"
+cmake -S "$WORK/client" -B "$WORK/client/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >"$WORK/client.cfg.log"
+cmake --build "$WORK/client/build" >"$WORK/client.build.log"
+"$WORK/client/build/client_shared" "$PTX"
+"$WORK/client/build/client_static" "$PTX"
+if ldd "$WORK/client/build/client_static" | grep -q libptxjit; then echo "client_static links libptxjit.so"; exit 1; fi
+
+# 2. pkg-config.
+export PKG_CONFIG_PATH=$P/lib/pkgconfig
+test "$(pkg-config --modversion ptxjit)" = "$(sed -n 's/^Version: //p' "$P/lib/pkgconfig/ptxjit.pc")"
+cc -o "$WORK/client_pc" "$SRC/client.c" $(pkg-config --cflags --libs ptxjit) -Wl,-rpath,"$P/lib"
+"$WORK/client_pc" "$PTX"
+
+# 3. The installed tool.
+"$P/bin/ptx2amd" "$PTX" --offload-arch=gfx90a -o "$WORK/tool.hsaco"
+test -s "$WORK/tool.hsaco"
+echo "install: OK"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The three tools share one option parser (support/CommandLine.h): the same
+# spelling works everywhere in both `--opt=v` and `--opt v` forms; `ptx2amd
+# x.ptx` writes x.hsaco for the default target (gfx1100) like clang; outputs
+# are all-or-nothing (a failed run leaves neither a partial nor an older file).
+# usage: tools_test.sh BIN_DIR LLVM_BIN_DIR SRC_DIR WORK_DIR
+set -u
+BIN=$(realpath "$1") LLVM=$(realpath "$2") SRC=$(realpath "$3") WORK=$4
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
+fails=0
+check() { # check NAME COMMAND... : the command must succeed
+  local name=$1; shift
+  if "$@" >"$name.out" 2>&1; then echo "ok   $name"; else echo "FAIL $name"; sed 's/^/     /' "$name.out" | tail -5; fails=$((fails + 1)); fi
+}
+cp "$SRC/vadd.ptx" vadd.ptx
+expect_out='buf2: 10 11 12 13 14 15 0 0' # out[i] = i + 10 for i < 6 (a = iota, b = 10, n = 6)
+run_args=(--kernel vadd --grid 1 --block 8 --arg buf:u32:8:iota --arg buf:u32:8:fill:10 --arg buf:u32:8:zero --arg u32:6 --dump buf2)
+
+# --- default output naming and -v ---
+check default_output bash -c "'$BIN/ptx2amd' vadd.ptx -v 2>v.err && test -s vadd.hsaco && grep -q 'compiling for gfx1100 (the default target)' v.err && grep -q 'wrote .* bytes to vadd.hsaco' v.err"
+check default_output_is_gfx1100 bash -c "'$LLVM/llvm-readelf' --notes vadd.hsaco | grep -q 'amdgcn-amd-amdhsa--gfx1100'"
+
+# --- the same options in both forms, in every tool ---
+for form in "--offload-arch=gfx90a" "--offload-arch gfx90a"; do
+  tag=${form// /_}
+  check "ptx2amd_$tag" bash -c "'$BIN/ptx2amd' vadd.ptx $form --warp-policy pad -O 2 -j 1 -o a.$tag.hsaco && '$LLVM/llvm-readelf' --notes a.$tag.hsaco | grep -q gfx90a"
+  check "ptx2amd-run_$tag" bash -c "'$BIN/ptx2amd-run' vadd.ptx $form --warp-policy=pad -O2 -j1 ${run_args[*]} | grep -qx '$expect_out'"
+  check "ptx2amd-run_kernel_policy_$tag" bash -c "'$BIN/ptx2amd-run' vadd.ptx $form --warp-policy vadd=pad ${run_args[*]} | grep -qx '$expect_out'"
+done
+check ptx2amd-run_default_target bash -c "'$BIN/ptx2amd-run' vadd.ptx ${run_args[*]} | grep -qx '$expect_out'"
+for tool in ptx2amd ptx2amd-run ptx2amd-fatbin ptx2amd-opt; do
+  check "${tool}_version" bash -c "'$BIN/$tool' --version | grep -q '^$tool version [0-9]'"
+  check "${tool}_help" bash -c "'$BIN/$tool' --help | grep -q -- '--offload-arch' && '$BIN/$tool' --help | grep -q -- '--warp-policy'"
+  check "${tool}_bad_policy" bash -c "'$BIN/$tool' vadd.ptx --warp-policy=wide >/dev/null 2>p.$tool; test \$? -ne 0 && grep -q \"unknown policy 'wide'\" p.$tool"
+  check "${tool}_bad_arch" bash -c "'$BIN/$tool' vadd.ptx --offload-arch gfx803 >/dev/null 2>e.$tool; test \$? -ne 0 && grep -q \"unsupported --offload-arch 'gfx803'\" e.$tool"
+done
+
+# --- all-or-nothing outputs ---
+printf 'OLD' > stale.hsaco
+sed 's/add.s32 \t%r5, %r3, %r4;/bogus.op %r5;/' vadd.ptx > bad.ptx
+check failure_removes_stale_output bash -c "! '$BIN/ptx2amd' bad.ptx -o stale.hsaco 2>/dev/null && test ! -e stale.hsaco"
+printf 'OLD' > stale.ll
+check failure_removes_stale_llvm bash -c "! '$BIN/ptx2amd' bad.ptx --emit=llvm -o stale.ll 2>/dev/null && test ! -e stale.ll"
+printf 'OLD' > replaced.hsaco
+check success_replaces_output bash -c "'$BIN/ptx2amd' vadd.ptx -o replaced.hsaco && test \"\$(head -c 4 replaced.hsaco | od -An -c | tr -d ' ')\" = '177ELF'"
+check no_temporary_files_left bash -c "! ls -a | grep -q 'temp-stream'"
+mkdir -p ro && printf 'KEEP' > ro/keep.hsaco && chmod a-w ro
+if [ "$(id -u)" != 0 ]; then # root ignores directory permissions
+  check unwritable_dir_keeps_nothing_partial bash -c "! '$BIN/ptx2amd' vadd.ptx -o ro/new.hsaco 2>/dev/null && test ! -e ro/new.hsaco"
+fi
+chmod u+w ro
+check devnull_output bash -c "'$BIN/ptx2amd' vadd.ptx -o /dev/null && test -c /dev/null"
+
+echo "tools: $fails failure(s)"
+[ "$fails" = 0 ] && echo "tools: OK"
