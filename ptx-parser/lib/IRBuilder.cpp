@@ -202,6 +202,7 @@ private:
   }
 
   void error(SourceLoc l, std::string msg) { diags_.error(l, std::move(msg)); }
+  void unsupported(SourceLoc l, std::string msg) { diags_.unsupported(l, std::move(msg)); }
 
   // ----------------------------------------------------------- numbers --
   // Parses an INT token: decimal, 0x hex, 0b binary, 0-prefixed octal, optional U.
@@ -321,7 +322,7 @@ private:
         auto t = typeFromName(ty.empty() ? ty : ty.substr(1));
         if (!t || (*t != Type::B8 && *t != Type::B16 && *t != Type::B32 && *t != Type::B64 &&
                    *t != Type::U8 && *t != Type::U16 && *t != Type::U32 && *t != Type::U64)) {
-          error(loc(d->DOTWORD()), "unsupported data directive '" + std::string(ty) +
+          unsupported(loc(d->DOTWORD()), "unsupported data directive '" + std::string(ty) +
                                        "' in section (expected .b8/.b16/.b32/.b64)");
           continue;
         }
@@ -444,7 +445,7 @@ private:
       if (t == ".managed" && item->INT().empty()) {
         out.managed = true;
       } else {
-        error(loc(item), "unsupported attribute '" + std::string(t) + "'");
+        unsupported(loc(item), "unsupported attribute '" + std::string(t) + "'");
         out.ok = false;
       }
     }
@@ -700,7 +701,7 @@ private:
     f.name = std::string(text(nameTok));
     if (f.name.empty()) return; // syntax error already reported
     for (auto *a : c->attributeSpec())
-      error(loc(a), "unsupported function attribute '" + a->getText() + "'");
+      unsupported(loc(a), "unsupported function attribute '" + a->getText() + "'");
     // Parameter lists before the name are results.
     size_t nameIdx = 0;
     for (size_t i = 0; i < c->children.size(); ++i)
@@ -1078,8 +1079,8 @@ private:
         op.name = std::string(base);
         return true;
       }
-      error(op.loc, "register component selector '." + std::string(comp) +
-                        "' is not supported (in '" + std::string(full) + "')");
+      unsupported(op.loc, "register component selector '." + std::string(comp) +
+                              "' is not supported (in '" + std::string(full) + "')");
       return false;
     }
     bool badComp = false;

@@ -38,6 +38,9 @@ struct DiagSink {
   void warning(SourceLoc loc, std::string msg) {
     if (!full()) list.warning(loc, std::move(msg));
   }
+  void unsupported(SourceLoc loc, std::string msg) {
+    if (!full()) list.unsupported(loc, std::move(msg));
+  }
 };
 
 // Per-opcode rule from the instruction table (InstrTable.cpp). Operand

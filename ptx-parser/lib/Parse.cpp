@@ -199,7 +199,7 @@ ParseResult parse(std::string_view text, std::string_view sourceName, const Pars
       return std::tie(a.line, a.col) < std::tie(b.line, b.col);
     });
     DiagnosticList sorted;
-    for (auto &d : v) sorted.report(d.severity, {d.line, d.col}, d.message);
+    for (auto &d : v) sorted.add(d);
     res.diags = std::move(sorted);
   }
   return res;

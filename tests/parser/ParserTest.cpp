@@ -353,6 +353,20 @@ TEST(Diagnostics, RenderHasLineAndCaret) {
   EXPECT_EQ(d.render("f.ptx", src), "f.ptx:2:6: error: something wrong\n\tbad here\n\t    ^\n");
 }
 
+// Diagnostics carry a kind (support::ErrorKind): unimplemented PTX constructs
+// are Unsupported, everything else the front end rejects is InvalidInput.
+TEST(Diagnostics, KindsSayWhatHappened) {
+  std::string src = std::string(kHeader) + ".global .attribute(.bogus) .u32 x;\n"
+                    ".visible .entry k()\n{\n\t.reg .b32 \t%r<2>;\n\tmov.u32 \t%r1, %r9;\n\tret;\n}\n";
+  auto r = parse(src, "k.ptx");
+  ASSERT_EQ(r.diags.all().size(), 2u) << r.diags.render("k.ptx", src);
+  EXPECT_EQ(r.diags.all()[0].kind, support::ErrorKind::Unsupported);
+  EXPECT_EQ(r.diags.all()[1].kind, support::ErrorKind::InvalidInput);
+  // The caret of the tab-indented line keeps its tabs.
+  EXPECT_NE(r.diags.render("k.ptx", src).find("\tmov.u32 \t%r1, %r9;\n\t        \t     ^\n"), std::string::npos)
+      << r.diags.render("k.ptx", src);
+}
+
 // Real nvcc output committed under data/ (generated from snippets/*.cu with
 // nvcc 13.0): every file parses without errors and round-trips.
 TEST(RealPtx, CommittedNvccOutputParsesAndRoundTrips) {

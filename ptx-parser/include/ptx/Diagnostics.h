@@ -27,13 +27,22 @@ public:
     diags_.push_back({s, {}, loc.line, loc.col, std::move(msg),
                       s == Severity::Error ? support::ErrorKind::InvalidInput : support::ErrorKind::Generic});
   }
+  void add(Diagnostic d) {
+    if (d.severity == Severity::Error) ++errors_;
+    diags_.push_back(std::move(d));
+  }
   void error(SourceLoc loc, std::string msg) { report(Severity::Error, loc, std::move(msg)); }
+  // An error about a PTX construct the front end does not implement (kind Unsupported).
+  void unsupported(SourceLoc loc, std::string msg) {
+    report(Severity::Error, loc, std::move(msg));
+    diags_.back().kind = support::ErrorKind::Unsupported;
+  }
   void warning(SourceLoc loc, std::string msg) { report(Severity::Warning, loc, std::move(msg)); }
   bool hasErrors() const { return errors_ != 0; }
   unsigned errorCount() const { return errors_; }
   const std::vector<Diagnostic> &all() const { return diags_; }
   void append(const DiagnosticList &o) {
-    for (const auto &d : o.diags_) report(d.severity, {d.line, d.col}, d.message);
+    for (const auto &d : o.diags_) add(d);
   }
 
   // "file:line:col: error: msg\n<source line>\n    ^\n" for each diagnostic (support::render).
