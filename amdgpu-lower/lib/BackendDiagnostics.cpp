@@ -14,6 +14,7 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace amdgpulower {
@@ -71,6 +72,24 @@ std::string BackendDiagnostics::renderErrors() const {
   for (const Diagnostic &d : diags_)
     if (d.severity == Severity::Error) out += (out.empty() ? "" : "\n") + renderDiagnostic(d);
   return out;
+}
+
+llvm::Error checkUndefinedFunctions(const llvm::Module &m) {
+  std::string out;
+  for (const llvm::Function &f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty()) continue;
+    Diagnostic d;
+    d.file = m.getSourceFileName();
+    auto [l, c] = f.getFnAttribute("ptx.loc").getValueAsString().split(':');
+    l.getAsInteger(10, d.line);
+    c.getAsInteger(10, d.col);
+    d.message = "function '" + f.getName().str() +
+                "' is declared but not defined in this module (linking separately compiled PTX, -rdc, "
+                "is not supported)";
+    out += (out.empty() ? "" : "\n") + renderDiagnostic(d);
+  }
+  if (out.empty()) return llvm::Error::success();
+  return llvm::createStringError("%s", out.c_str());
 }
 
 } // namespace amdgpulower
