@@ -16,6 +16,7 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace amdgpulower {
@@ -79,6 +80,23 @@ llvm::Error BackendDiagnostics::takeErrors() const {
   std::vector<llvm::Error> errs;
   for (const Diagnostic &d : diags_)
     if (d.severity == Severity::Error) errs.push_back(support::internalError(d));
+  return support::joinAll(std::move(errs));
+}
+
+llvm::Error checkUndefinedFunctions(const llvm::Module &m) {
+  std::vector<llvm::Error> errs;
+  for (const llvm::Function &f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty()) continue;
+    Diagnostic d;
+    d.file = m.getSourceFileName();
+    auto [l, c] = f.getFnAttribute("ptx.loc").getValueAsString().split(':');
+    l.getAsInteger(10, d.line);
+    c.getAsInteger(10, d.col);
+    d.message = "function '" + f.getName().str() +
+                "' is declared but not defined in this module (linking separately compiled PTX, -rdc, "
+                "is not supported)";
+    errs.push_back(support::unsupported("amdgpu-lower", "linking separately compiled PTX (-rdc)", std::move(d)));
+  }
   return support::joinAll(std::move(errs));
 }
 

@@ -40,4 +40,10 @@ private:
   unsigned errors_ = 0;
 };
 
+/// Calls to functions that stay undefined after the device library is linked
+/// (an `.extern .func` without a definition: -rdc linking is not done) would
+/// only fail in lld as "undefined symbol" with no position; this reports them
+/// at their PTX declaration instead. Returns success when there are none.
+llvm::Error checkUndefinedFunctions(const llvm::Module &m);
+
 } // namespace amdgpulower

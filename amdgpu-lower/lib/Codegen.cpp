@@ -113,6 +113,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
                                                 std::vector<StageTime> *times) {
   auto t0 = Clock::now();
   if (auto e = lowerModuleNoOpt(*m, opts, diags)) return e;
+  if (auto e = checkUndefinedFunctions(*m)) return e;
   if (times) times->push_back({"lower (policy, ABI, devlib)", since(t0)});
 
   unsigned threads = opts.threads ? opts.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -35,7 +35,7 @@ using namespace llvm;
 
 namespace ptx2llvm {
 
-// `"ptx.loc"="line:col"` on every defined function: the position of its
+// `"ptx.loc"="line:col"` on every PTX function: the position of its
 // .entry/.func directive. It survives module splitting and codegen, so
 // amdgpu-lower can put a backend error ("local memory ... exceeds limit in
 // function 'k'") at the PTX directive that caused it.
@@ -191,7 +191,7 @@ void declareFunctions(ModuleCtx &mc) {
     if ((pf.perf.noreturn && !exits) || pf.name == "__assertfail") f->addFnAttr(Attribute::NoReturn);
     for (unsigned i = 0; i < pf.params.size() && i < f->arg_size(); ++i) f->getArg(i)->setName(pf.params[i].name);
     if (exits) f->getArg(f->arg_size() - 1)->setName("ptx.exit.flag");
-    if (pf.hasBody) setSourcePosition(f, pf.loc);
+    setSourcePosition(f, pf.loc);
     mc.functions[pf.name] = f;
   }
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -41,7 +42,7 @@ bool readAll(int Fd, const std::string &Shown, std::string &Out, std::string &Er
 } // namespace
 
 bool readInputFile(const std::string &Path, std::string &Out, std::string &Err, uint64_t MaxBytes) {
-  if (Path == "-") return readAll(0, "<stdin>", Out, Err, MaxBytes);
+  if (Path == "-") return readAll(0, "<stdin>", Out, Err, std::min(MaxBytes, MaxInputBytes));
   std::string Shown = "'" + Path + "'";
   int Fd = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (Fd < 0) {
@@ -59,7 +60,9 @@ bool readInputFile(const std::string &Path, std::string &Out, std::string &Err, 
   } else {
     int Flags = ::fcntl(Fd, F_GETFL);
     if (Flags >= 0) ::fcntl(Fd, F_SETFL, Flags & ~O_NONBLOCK);
-    Ok = readAll(Fd, Shown, Out, Err, MaxBytes);
+    // Streams (pipes, FIFOs, character devices) never exceed MaxInputBytes,
+    // whatever the caller allows for regular files.
+    Ok = readAll(Fd, Shown, Out, Err, S_ISREG(St.st_mode) ? MaxBytes : std::min(MaxBytes, MaxInputBytes));
     if (Ok && Out.empty() && S_ISFIFO(St.st_mode)) {
       Err = Shown + " is empty (a FIFO with no writer)";
       Ok = false;

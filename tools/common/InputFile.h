@@ -19,9 +19,12 @@ namespace ptx2amd::tools {
 
 /// 256 MiB: 70x the largest PTX nvcc writes for the corpus (Thrust, 3.6 MB).
 inline constexpr uint64_t MaxInputBytes = uint64_t(256) << 20;
+/// Host binaries (ptx2amd-fatbin): CUDA libraries reach ~1 GB (libtorch_cuda).
+inline constexpr uint64_t MaxBinaryInputBytes = uint64_t(4) << 30;
 
 /// Reads Path ("-" = stdin) into Out; on failure returns false and sets Err
-/// to a sentence naming the path ("'x' is a directory", ...).
+/// to a sentence naming the path ("'x' is a directory", ...). MaxBytes bounds
+/// regular files; streams are bounded by min(MaxBytes, MaxInputBytes).
 bool readInputFile(const std::string &Path, std::string &Out, std::string &Err,
                    uint64_t MaxBytes = MaxInputBytes);
 

@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
   if (Emit == "code-object" && Archs.size() != 1) die("a code object holds exactly one --offload-arch; use --emit=bundle");
 
   std::string Raw, ReadErr;
-  if (!ptx2amd::tools::readInputFile(In, Raw, ReadErr)) die(ReadErr);
+  if (!ptx2amd::tools::readInputFile(In, Raw, ReadErr, ptx2amd::tools::MaxBinaryInputBytes)) die(ReadErr);
   llvm::ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Raw.data()), Raw.size());
   auto Mods = ptxfatbin::ptxFromFile(Bytes, SM);
   if (!Mods) die(llvm::toString(Mods.takeError()));
