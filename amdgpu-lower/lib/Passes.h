@@ -44,6 +44,8 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
                            const LowerOptions &opts, std::vector<Diagnostic> &diags);
 
 llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const TargetInfo &t);
+// gfx11: %clock64 from the 64-bit REALTIME counter instead of the 20-bit SHADER_CYCLES (CycleCounter.cpp).
+void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch);
 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);

@@ -40,6 +40,7 @@ llvm::Error lowerModuleNoOpt(llvm::Module &m, const LowerOptions &opts,
   dropSourcePositions(m);
   if (auto e = applyKernelABI(m, *policies, *t, opts, diags)) return e;
   if (auto e = linkDeviceLibrary(m, *policies, *t)) return e;
+  useMonotonicCycleCounter(m, t->name);
 
   std::string err;
   llvm::raw_string_ostream os(err);

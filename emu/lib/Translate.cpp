@@ -1652,6 +1652,13 @@ Error FnTranslator::translateIntrinsic(CallBase &CB, Intrinsic::ID ID) {
   case Intrinsic::amdgcn_s_sleep: return special(SOp::Sleep);
   case Intrinsic::amdgcn_s_memtime: return special(SOp::MemTime);
   case Intrinsic::amdgcn_s_memrealtime: return special(SOp::MemRealTime);
+  case Intrinsic::amdgcn_s_sendmsg_rtn: {
+    // gfx11+: only MSG_RTN_GET_REALTIME (0x83, amdgpu-lower's %clock64 on gfx11) is modelled.
+    auto *Msg = dyn_cast<ConstantInt>(CB.getArgOperand(0));
+    if (!Msg || Msg->getZExtValue() != 0x83 || !CB.getType()->isIntegerTy(64))
+      return fail("s.sendmsg.rtn other than the 64-bit GET_REALTIME is not modelled");
+    return special(SOp::MemRealTime);
+  }
   case Intrinsic::amdgcn_s_getreg: {
     // Hardware registers the device library reads (%smid): HW_ID (gfx9, id 4) and HW_ID1
     // (gfx10+, id 23), modelled in Exec.cpp; any other register is a load error.
