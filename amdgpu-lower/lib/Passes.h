@@ -5,7 +5,7 @@
 //   WarpSizeCheck.cpp -Wwarp-size: spin-wait loops in pack kernels
 //   KernelABI.cpp     pad wrappers, barrier-state init, attributes, COV flag
 //   Devlib.cpp        link the device-library variant(s), cloning for mixed policies
-//   Optimize.cpp      the LLVM optimisation pipeline
+//   Optimize.cpp      the LLVM optimisation pipeline (+ RelaxNaNCanonicalization.cpp)
 //   Codegen.cpp       TargetMachine, instruction selection, per-kernel split
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 
 #include <map>
 
@@ -38,6 +39,15 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
                            const LowerOptions &opts, std::vector<Diagnostic> &diags);
 
 llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const TargetInfo &t);
+
+// Drops ptx-to-llvm's canonical-NaN selects (tagged !ptx2amd.canon) whose
+// result's NaN bits never escape (RelaxNaNCanonicalization.cpp); runs in the
+// optimisation pipeline. stripNaNCanonicalTags removes the tags afterwards.
+bool relaxNaNCanonicalization(llvm::Function &f);
+struct RelaxNaNCanonicalizationPass : llvm::PassInfoMixin<RelaxNaNCanonicalizationPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+void stripNaNCanonicalTags(llvm::Module &m);
 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);
