@@ -12,13 +12,13 @@
 // This pass removes a tagged select when its result is "payload-dead":
 // every use, followed through the operations that pass a NaN on (FP
 // arithmetic and FP intrinsics, fneg/fabs, fpext/fptrunc, select values,
-// phis), ends in
+// phis, and the bit-preserving bitcast / vector element moves), ends in
 //   * an fcmp (depends on NaN-ness only),
 //   * another tagged canonicalising select (which fixes the bits again), or
 //   * fptosi/fptoui (.sat or not: the result for NaN does not depend on it).
 // Anything else is a point where bits escape and keeps the select: stores,
-// atomics, bitcasts (mov.b32, bit tricks), calls (devlib shuffles, .func
-// arguments), returns, vector inserts, inline asm, ... Cycles through phis
+// atomics, integer operations on the bits (after a mov.b32 bitcast), calls
+// (devlib shuffles, .func arguments), returns, inline asm, ... Cycles through phis
 // are resolved optimistically (greatest fixed point), which is sound because
 // every path must still end at one of the sinks above. The tags are dropped
 // afterwards. Golden tables (tests/golden, bit-exact vs the H200) keep
@@ -121,13 +121,20 @@ UseKind classify(const Use &u) {
   }
   if (isa<PHINode>(i)) return UseKind::PassThrough;
   if (isa<FPToSIInst>(i) || isa<FPToUIInst>(i)) return UseKind::Kill;
-  if (i->getType()->isFloatingPointTy() &&
+  // Bit-preserving moves (f16x2 registers are i32 in the translator's IR):
+  // the bits escape only if the moved value's bits do.
+  if (isa<BitCastInst>(i) || isa<ShuffleVectorInst>(i) ||
+      (isa<ExtractElementInst>(i) && u.getOperandNo() == 0) ||
+      (isa<InsertElementInst>(i) && u.getOperandNo() < 2))
+    return UseKind::PassThrough;
+  bool fpResult = i->getType()->getScalarType()->isFloatingPointTy();
+  if (fpResult &&
       (isa<BinaryOperator>(i) || isa<UnaryOperator>(i) || isa<FPExtInst>(i) || isa<FPTruncInst>(i)))
     return UseKind::PassThrough;
   if (auto *call = dyn_cast<IntrinsicInst>(i)) {
     Intrinsic::ID id = call->getIntrinsicID();
     if (isKillingIntrinsic(id)) return UseKind::Kill;
-    if (isPassThroughIntrinsic(id) && call->getType()->isFloatingPointTy()) return UseKind::PassThrough;
+    if (isPassThroughIntrinsic(id) && fpResult) return UseKind::PassThrough;
   }
   return UseKind::Escape;
 }
