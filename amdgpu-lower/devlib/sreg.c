@@ -1,8 +1,9 @@
 /*===- sreg.c - PTX special registers for wave32 / wave64-pack / wave64-pad -===*
  *
  * Implements the __ptx_sreg_* functions of ptx_devlib.h. Thread and block
- * geometry come from the hardware work-item/work-group ids and the HSA
- * dispatch packet (valid for code object v4, v5 and v6 alike); under
+ * geometry come from the hardware work-item/work-group ids and the code
+ * object v5/v6 hidden arguments (block count, group size; the HSA dispatch
+ * packet under v4); under
  * wave64-pad the CUDA block dims come from the trailing `__ptx2amd_block_dim`
  * kernarg and %tid is recomputed from the padded hardware id (see wave.h).
  * Lane masks, %laneid and %warpid follow the warp policy. %clock* uses the
@@ -44,15 +45,12 @@ uint32_t __ptx_sreg_ctaid_x(void) { return __builtin_amdgcn_workgroup_id_x(); }
 uint32_t __ptx_sreg_ctaid_y(void) { return __builtin_amdgcn_workgroup_id_y(); }
 uint32_t __ptx_sreg_ctaid_z(void) { return __builtin_amdgcn_workgroup_id_z(); }
 
-/* Grid size in work-groups: ceil(grid work-items / work-group size); the
- * padded geometry divides out the same way. */
-static uint32_t nctaid(uint32_t d) {
-  uint32_t wg = hw_wg_size(d);
-  return (hw_grid_size(d) + wg - 1u) / wg;
-}
-uint32_t __ptx_sreg_nctaid_x(void) { return nctaid(0); }
-uint32_t __ptx_sreg_nctaid_y(void) { return nctaid(1); }
-uint32_t __ptx_sreg_nctaid_z(void) { return nctaid(2); }
+/* Grid size in work-groups: hidden_block_count_* under code object v5+,
+ * ceil(grid work-items / work-group size) under v4 (the padded geometry
+ * divides out the same way). */
+uint32_t __ptx_sreg_nctaid_x(void) { return hw_block_count(0); }
+uint32_t __ptx_sreg_nctaid_y(void) { return hw_block_count(1); }
+uint32_t __ptx_sreg_nctaid_z(void) { return hw_block_count(2); }
 
 uint32_t __ptx_sreg_laneid(void) { return lane_id(); }
 

@@ -87,9 +87,31 @@ DEVLIB_INLINE uint32_t dp_u16(uint32_t off) {
 DEVLIB_INLINE uint32_t dp_u32(uint32_t off) {
   return *(const CONSTANT uint32_t *)(dispatch_packet() + off);
 }
-/* Hardware work-group size and grid size (work-items) per dimension. */
-DEVLIB_INLINE uint32_t hw_wg_size(uint32_t d) { return dp_u16(4u + 2u * d); }
+/* The module's code object version (4, 5 or 6): amdgpu-lower defines this
+ * constant when it links the library (Devlib.cpp), so the tests below fold. */
+extern const CONSTANT uint32_t __ptx2amd_code_object_version;
+DEVLIB_INLINE int has_cov5_hidden_args(void) { return __ptx2amd_code_object_version >= 5u; }
+/* Code object v5/v6 hidden kernel arguments (at llvm.amdgcn.implicitarg.ptr):
+ * hidden_block_count_{x,y,z} (u32) at 0, hidden_group_size_{x,y,z} (u16) at 12. */
+DEVLIB_INLINE const CONSTANT uint8_t *hidden_args(void) {
+  return (const CONSTANT uint8_t *)__builtin_amdgcn_implicitarg_ptr();
+}
+/* Hardware work-group size and grid size (work-items) per dimension. The
+ * work-group size is the hidden argument under v5+ (one kernarg load, no
+ * dispatch pointer) and the dispatch packet's under v4. */
+DEVLIB_INLINE uint32_t hw_wg_size(uint32_t d) {
+  uint32_t v = has_cov5_hidden_args() ? *(const CONSTANT uint16_t *)(hidden_args() + 12u + 2u * d)
+                                      : dp_u16(4u + 2u * d);
+  __builtin_assume(v >= 1u && v <= 1024u);
+  return v;
+}
 DEVLIB_INLINE uint32_t hw_grid_size(uint32_t d) { return dp_u32(12u + 4u * d); }
+/* Grid size in work-groups (== CUDA blocks under every warp policy). */
+DEVLIB_INLINE uint32_t hw_block_count(uint32_t d) {
+  if (has_cov5_hidden_args()) return *(const CONSTANT uint32_t *)(hidden_args() + 4u * d);
+  uint32_t wg = hw_wg_size(d);
+  return (hw_grid_size(d) + wg - 1u) / wg;
+}
 /* Total LDS of the dispatch (static + dynamic), bytes: hsa_kernel_dispatch_packet_t
  * group_segment_size at byte 28 (24 is private_segment_size). */
 DEVLIB_INLINE uint32_t dispatch_lds_size(void) { return dp_u32(28u); }
@@ -110,7 +132,9 @@ DEVLIB_INLINE uint32_t hw_linear_tid(void) {
 DEVLIB_INLINE uint32_t pad_block_dim(uint32_t d) {
   const CONSTANT uint32_t *p =
       (const CONSTANT uint32_t *)((const CONSTANT uint8_t *)__builtin_amdgcn_implicitarg_ptr() - 16);
-  return p[d];
+  uint32_t v = p[d];
+  __builtin_assume(v >= 1u && v <= 1024u);
+  return v;
 }
 /* Linear CUDA thread index: wave w (64 hardware lanes) holds CUDA threads
  * 32w..32w+31 in its lanes 0..31. */

@@ -13,7 +13,9 @@
 // the pad variant; an indirect call on the pad side compares the callee
 // pointer with every address-taken function of its type and calls that
 // function's pad clone (the pointer values themselves stay the pack
-// functions', so pointers stored in memory are shared by both sides). A `__ptx_*` call the library does not define is an error
+// functions', so pointers stored in memory are shared by both sides). The
+// library's `__ptx2amd_code_object_version` constant gets the module's code
+// object version. A `__ptx_*` call the library does not define is an error
 // (interface mismatch), never a silent undefined symbol.
 //
 //===----------------------------------------------------------------------===//
@@ -217,6 +219,26 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
     if (auto e = linkInto(m, std::move(*lib))) return e;
   }
 
+  // The library's code-object-version constant (wave.h): hidden-argument
+  // reads under v5/v6, dispatch-packet reads under v4.
+  if (llvm::GlobalVariable *g = m.getNamedGlobal("__ptx2amd_code_object_version");
+      g && g->isDeclaration()) {
+    unsigned cov = 5;
+    if (auto *md = llvm::mdconst::extract_or_null<llvm::ConstantInt>(
+            m.getModuleFlag("amdhsa_code_object_version")))
+      cov = unsigned(md->getZExtValue() / 100);
+    // Replace the loads now (the per-kernel module split would otherwise
+    // externalise an internal constant and keep the tests at run time).
+    llvm::Constant *value = llvm::ConstantInt::get(g->getValueType(), cov);
+    llvm::SmallVector<llvm::User *, 8> users(g->users());
+    for (llvm::User *u : users)
+      if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(u); ld && ld->getType() == value->getType()) {
+        ld->replaceAllUsesWith(value);
+        ld->eraseFromParent();
+      }
+    if (g->use_empty()) g->eraseFromParent();
+    else return llvm::createStringError("__ptx2amd_code_object_version used other than by loads");
+  }
   for (llvm::Function &f : m) {
     if (!isDevlibName(f.getName())) continue;
     if (f.isDeclaration()) {

@@ -3,7 +3,9 @@
 // Runs the new pass manager's default module pipeline for the requested
 // level with the AMDGPU TargetMachine attached (so the target's own passes
 // and cost model run, as in clang). -O0 still runs the always-inliner so
-// device-library wrappers disappear and the module stays small. The result
+// device-library wrappers disappear and the module stays small. At -O1..3
+// the canonical-NaN selects whose bits never show are dropped first, right
+// after SROA (RelaxNaNCanonicalization.cpp). The result
 // is the contract's "emu input" (docs/pipeline.md).
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +18,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 
 namespace amdgpulower {
 
@@ -36,6 +39,17 @@ llvm::Error optimizeModule(llvm::Module &m, const LowerOptions &opts) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  // Right after the PTX registers become SSA values (SROA) and before any
+  // InstCombine, which folds later operations into the canonicalising
+  // selects (op(select(c, NaN, x)) -> select(c, NaN, op(x))) so that their
+  // shape, and what they protect, is no longer recognisable.
+  pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level) {
+    if (level == llvm::OptimizationLevel::O0) return;
+    llvm::FunctionPassManager fpm;
+    fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    fpm.addPass(RelaxNaNCanonicalizationPass());
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+  });
   llvm::ModulePassManager mpm;
   switch (opts.optLevel) {
   case 0: mpm = pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;
@@ -44,6 +58,7 @@ llvm::Error optimizeModule(llvm::Module &m, const LowerOptions &opts) {
   default: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
   }
   mpm.run(m, mam);
+  stripNaNCanonicalTags(m);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(m, &os))

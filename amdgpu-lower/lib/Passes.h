@@ -5,7 +5,7 @@
 //   WarpSizeCheck.cpp -Wwarp-size: spin-wait loops in pack kernels
 //   KernelABI.cpp     pad wrappers, barrier-state init, attributes, COV flag
 //   Devlib.cpp        link the device-library variant(s), cloning for mixed policies
-//   Optimize.cpp      the LLVM optimisation pipeline
+//   Optimize.cpp      the LLVM optimisation pipeline (+ RelaxNaNCanonicalization.cpp)
 //   Codegen.cpp       TargetMachine, instruction selection, per-kernel split
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
@@ -19,6 +19,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
+#include "llvm/IR/PassManager.h"
 
 
 namespace amdgpulower {
@@ -46,6 +47,15 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
 llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const TargetInfo &t);
 // gfx11: %clock64 from the 64-bit REALTIME counter instead of the 20-bit SHADER_CYCLES (CycleCounter.cpp).
 void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch);
+
+// Drops ptx-to-llvm's canonical-NaN selects (tagged !ptx2amd.canon) whose
+// result's NaN bits never escape (RelaxNaNCanonicalization.cpp); runs in the
+// optimisation pipeline. stripNaNCanonicalTags removes the tags afterwards.
+bool relaxNaNCanonicalization(llvm::Function &f);
+struct RelaxNaNCanonicalizationPass : llvm::PassInfoMixin<RelaxNaNCanonicalizationPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+void stripNaNCanonicalTags(llvm::Module &m);
 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);

@@ -5,7 +5,9 @@
 // and the x2 vector forms) and cmpxchg for cas (b16..b128). Semantics:
 // none/.relaxed -> monotonic, .acquire/.release/.acq_rel as named; scope
 // .cta -> "workgroup", .gpu (the default) and .cluster -> "agent", .sys ->
-// system. membar.{cta,gl,sys} and fence.sc are seq_cst fences, fence.acq_rel
+// system; non-.sys atomicrmw carry amdgpu.no.fine.grained.memory /
+// amdgpu.no.remote.memory (native AMD forms, as clang marks HIP atomics).
+// membar.{cta,gl,sys} and fence.sc are seq_cst fences, fence.acq_rel
 // an acq_rel fence at the given scope. fence.proxy.* orders the generic proxy
 // against async/texture proxies that this translation never uses: a documented
 // no-op.
@@ -23,6 +25,20 @@ static SyncScope::ID scopeOf(FnCtx &fc, const ptx::Instruction &in) {
   if (in.has(Mod::Cta)) return fc.mc.ctx.getOrInsertSyncScopeID("workgroup");
   if (in.has(Mod::Sys)) return SyncScope::System;
   return fc.mc.ctx.getOrInsertSyncScopeID("agent"); // .gpu, .cluster, .gl, default
+}
+
+// Device- and block-scope atomics (CUDA's atomicAdd/atomicMax/...) touch
+// ordinary device memory: like clang's HIP default (no
+// -fatomic-fine-grained-memory) they are marked as not targeting fine-grained
+// or peer memory, which lets the AMDGPU backend use the native
+// global_atomic_{add_f32,smax,smin,...} forms instead of compare-and-swap
+// loops. System-scope atomics (atomicAdd_system, host-mapped memory) stay
+// unmarked and keep the forms that are safe there.
+static void markDeviceMemoryAtomic(Instruction *rmw, SyncScope::ID ss) {
+  if (ss == SyncScope::System) return;
+  MDNode *empty = MDNode::get(rmw->getContext(), {});
+  rmw->setMetadata("amdgpu.no.fine.grained.memory", empty);
+  rmw->setMetadata("amdgpu.no.remote.memory", empty);
 }
 
 static AtomicOrdering orderOf(const ptx::Instruction &in, AtomicOrdering dflt) {
@@ -62,8 +78,9 @@ static bool atomic(FnCtx &fc, const ptx::Instruction &in) {
     unsigned eb = ptx::typeBits(t) / 8;
     for (unsigned i = 0; i < vw; ++i) {
       Value *p = b.CreateGEP(b.getInt8Ty(), base, b.getInt64((uint64_t)i * eb));
-      Value *old = b.CreateAtomicRMW(AtomicRMWInst::FAdd, p, fc.read(src.elems[i], t), Align(eb),
-                                     orderOf(in, AtomicOrdering::Monotonic), scopeOf(fc, in));
+      AtomicRMWInst *old = b.CreateAtomicRMW(AtomicRMWInst::FAdd, p, fc.read(src.elems[i], t), Align(eb),
+                                             orderOf(in, AtomicOrdering::Monotonic), scopeOf(fc, in));
+      markDeviceMemoryAtomic(old, old->getSyncScopeID());
       if (!isRed && ops[0].kind == ptx::Operand::Kind::Vec && i < ops[0].elems.size())
         fc.write(ops[0].elems[i], old, t);
     }
@@ -105,7 +122,9 @@ static bool atomic(FnCtx &fc, const ptx::Instruction &in) {
   Value *v = fc.read(ops[a0 + 1], t);
   if (op == AtomicRMWInst::Xchg && !v->getType()->isIntegerTy()) v = fc.coerce(v, fc.intTy(ptx::typeBits(t)));
   if (!fp && !v->getType()->isIntegerTy()) v = fc.coerce(v, fc.intTy(ptx::typeBits(t)));
-  result = b.CreateAtomicRMW(op, ptr, v, al, ord, ss);
+  AtomicRMWInst *rmw = b.CreateAtomicRMW(op, ptr, v, al, ord, ss);
+  markDeviceMemoryAtomic(rmw, ss);
+  result = rmw;
   if (!isRed) fc.write(ops[0], result, t);
   return true;
 }

@@ -367,7 +367,12 @@ Value *FnCtx::canonicalNaN(Value *v) {
   APInt nanBits = APInt::getAllOnes(bits).lshr(1);
   Constant *nan = ConstantFP::get(t->getContext(), APFloat(t->getFltSemantics(), nanBits));
   Value *isNaN = b.CreateFCmpUNO(v, v);
-  return b.CreateSelect(isNaN, nan, v);
+  Value *r = b.CreateSelect(isNaN, nan, v);
+  // amdgpu-lower drops the select where the NaN bits can never be observed
+  // (RelaxNaNCanonicalization.cpp; the tag is its contract, docs/pipeline.md).
+  if (auto *sel = dyn_cast<SelectInst>(r))
+    sel->setMetadata("ptx2amd.canon", MDNode::get(b.getContext(), {}));
+  return r;
 }
 
 RoundingMode FnCtx::rounding(const ptx::Instruction &in, bool integerRounding) {

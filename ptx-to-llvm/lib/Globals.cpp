@@ -75,6 +75,15 @@ GlobalVariable *makeVariable(ModuleCtx &mc, const ptx::Variable &v, bool functio
   auto *gv = new GlobalVariable(mc.m, ty, /*constant*/ false, linkage,
                                 nullptr, name, nullptr, GlobalValue::NotThreadLocal, as);
   uint32_t align = v.align ? v.align : std::max(1u, ptx::typeBits(v.type) / 8);
+  // Internal .shared arrays whose size is a multiple of 16 bytes get 16-byte
+  // alignment (as clang gives HIP __shared__ arrays): tiles can then use
+  // 128-bit LDS accesses, and the LDS layout (sorted by alignment) gains no
+  // padding. Raising the alignment of an internal variable is invisible to PTX.
+  if (v.space == ptx::Space::Shared && !isDecl && linkage == GlobalValue::InternalLinkage &&
+      ty->isSized()) {
+    uint64_t bytes = mc.m.getDataLayout().getTypeAllocSize(ty);
+    if (bytes >= 16 && bytes % 16 == 0) align = std::max(align, 16u);
+  }
   gv->setAlignment(Align(align));
   if (v.space == ptx::Space::Shared) {
     // LDS cannot be statically initialised on AMDGPU; PTX shared memory is

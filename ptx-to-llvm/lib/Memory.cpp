@@ -6,8 +6,8 @@
 // and memory-consistency qualifiers: .volatile -> volatile access,
 // .relaxed.scope -> monotonic atomic, .acquire/.release.scope -> acquire/release
 // atomic, with scope cta -> syncscope("workgroup"), gpu/cluster -> "agent",
-// sys -> system. ld.global.nc / ldu are plain loads (the data is read-only
-// for the kernel). Cache operators and eviction hints have no semantic effect
+// sys -> system. ld.global.nc / ldu.global are !invariant.load loads (the
+// data is read-only for the kernel). Cache operators and eviction hints have no semantic effect
 // and are ignored; prefetch/prefetchu are performance hints and emit nothing.
 // cvta/cvta.to are addrspacecasts between the integer forms of the pointers;
 // isspacep tests a generic address with llvm.amdgcn.is.shared/is.private.
@@ -88,6 +88,13 @@ static bool loadStore(FnCtx &fc, const ptx::Instruction &in) {
     if (n && valOp.kind != ptx::Operand::Kind::Vec) return fc.unsupported(in, "vector destination");
     LoadInst *ld = b.CreateAlignedLoad(accTy, ptr, al, vol);
     if (ord != AtomicOrdering::NotAtomic && !n) ld->setAtomic(ord, ss);
+    // ld.global.nc / ldu.global: PTX requires the data to be read-only for
+    // the kernel's lifetime, i.e. an invariant load (nvcc emits .nc for
+    // `const __restrict__` pointers): it may be hoisted, merged, and become a
+    // scalar load when the address is uniform.
+    if ((in.has(Mod::Nc) || in.op == Opcode::Ldu) && sp == ptx::Space::Global && !vol &&
+        ord == AtomicOrdering::NotAtomic)
+      ld->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(fc.mc.ctx, {}));
     if (ord == AtomicOrdering::Acquire && n) b.CreateFence(AtomicOrdering::Acquire, ss);
     if (!n) { fc.write(valOp, ld, t); return true; }
     for (unsigned i = 0; i < n && i < valOp.elems.size(); ++i) {

@@ -12,7 +12,8 @@
 // arithmetic, abs/neg.f32, cvt to f16/bf16 and cvt.f32.f16 return the
 // canonical NaN (0x7fffffff / 0x7fff); f64 arithmetic and the f32<->f64 and
 // bf16->f32 conversions keep the (quieted) payload. FnCtx::canonicalNaN
-// implements the first group.
+// implements the first group; its selects carry !ptx2amd.canon so that
+// amdgpu-lower can keep them only where the NaN bits can be observed.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
