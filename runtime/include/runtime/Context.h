@@ -1,0 +1,80 @@
+//===- runtime/Context.h - a device's primary context -----------*- C++ -*-===//
+//
+// One Context per device (CUDA's primary context): it owns the memory
+// registry, the loaded modules, the streams and their worker threads, the
+// limits (per-thread stack: 1 KiB by default, as CUDA; device heap; printf
+// FIFO), the buffered device-printf text (flushed at CUDA's flush points:
+// launch, synchronisation, module load, reset, process exit) and the sticky
+// error. reset() (cudaDeviceReset) waits for all work, frees every
+// allocation (pointers are dead afterwards), unloads modules, destroys the
+// streams and clears the sticky error; the backend device stays open.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Event.h"
+#include "runtime/Memory.h"
+#include "runtime/Module.h"
+#include "runtime/Stream.h"
+
+#include <memory>
+#include <set>
+
+namespace runtime {
+
+class Device;
+
+class Context {
+public:
+  explicit Context(Device &D);
+  ~Context();
+  Device &device() const { return *Dev; }
+  BackendDevice &backend() const;
+  const DeviceProperties &properties() const;
+
+  // ---- memory -------------------------------------------------------------
+  llvm::Expected<uint64_t> allocate(uint64_t Bytes, MemoryKind Kind);
+  llvm::Error free(uint64_t Base, std::optional<MemoryKind> Expect = std::nullopt);
+  const MemoryRegistry &memory() const { return Mem; }
+  // Synchronous copy / memset on the legacy stream semantics (waits).
+  llvm::Error copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes);
+  llvm::Error memsetSync(uint64_t Dst, int Value, uint64_t Bytes);
+  std::pair<uint64_t, uint64_t> memInfo() const;
+
+  // ---- modules ------------------------------------------------------------
+  llvm::Expected<Module *> loadModule(const ModuleSource &Src);
+  llvm::Error unloadModule(Module *M);
+
+  // ---- streams and events -----------------------------------------------------
+  Stream &legacyStream();
+  Stream &perThreadStream();
+  llvm::Expected<Stream *> createStream(bool NonBlocking, int Priority = 0);
+  llvm::Error destroyStream(Stream *S);
+  bool isLive(const Stream *S) const;
+  llvm::Expected<Event *> createEvent(bool Timing = true, bool BlockingSync = false);
+  llvm::Error destroyEvent(Event *E);
+  bool isLive(const Event *E) const;
+  // All streams idle; returns the sticky error if any.
+  llvm::Error synchronize();
+
+  // ---- errors, limits, printf ---------------------------------------------------
+  // The sticky error (a kernel fault), as an Error; success when none.
+  llvm::Error stickyError() const;
+  Errc stickyCode() const;
+  void recordFailure(Errc C, const std::string &Msg); // called by stream workers
+  llvm::Error setLimit(Limit L, uint64_t Value);
+  uint64_t limit(Limit L) const;
+  void appendPrintf(llvm::StringRef Text);   // from backends (any thread)
+  void flushPrintf();                        // to stdout, on the calling thread
+  llvm::Error reset();
+
+  struct Impl;
+  Impl &impl() { return *P; }
+
+private:
+  Device *Dev;
+  MemoryRegistry Mem;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace runtime

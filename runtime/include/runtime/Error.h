@@ -1,0 +1,63 @@
+//===- runtime/Error.h - the core's error codes and sticky-error model -*- C++ -*-===//
+//
+// Every fallible core call returns llvm::Error / llvm::Expected whose payload
+// is a runtime::RuntimeError carrying one Errc. The codes are CUDA's concepts,
+// not CUDA's numbers: the runtime-API shim and the driver-API library map them
+// to cudaError_t / CUresult. Errors classed sticky (kernel faults: launch
+// failure, illegal address, assert) poison the context until it is reset, as
+// in CUDA; argument errors never do. (Issue 12 may later replace this with the
+// project-wide typed error library; the Errc names stay.)
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace runtime {
+
+enum class Errc {
+  Success = 0,
+  InvalidValue,            // bad argument (null / unknown pointer, bad size, bad flag)
+  MemoryAllocation,        // allocation cannot be satisfied
+  NoDevice,                // the backend has no usable device
+  InvalidDevice,           // device ordinal out of range
+  BackendUnavailable,      // backend library missing / unusable (e.g. libamdhip64.so)
+  InvalidKernelImage,      // the module could not be translated or loaded
+  InvalidDeviceFunction,   // no such kernel
+  InvalidSymbol,           // no such global
+  InvalidConfiguration,    // grid / block / shared memory / policy limit
+  InvalidResourceHandle,   // dead stream / event / module handle
+  NotReady,                // query: work still pending
+  NotSupported,            // a feature the runtime refuses explicitly
+  CooperativeLaunchTooLarge,
+  LaunchFailure,           // sticky: kernel trap / fault
+  IllegalAddress,          // sticky: kernel memory fault
+  Assert,                  // sticky: device-side assert
+  Unknown,
+};
+
+const char *errcName(Errc C); // "InvalidValue", ...
+bool isSticky(Errc C);        // kernel faults
+
+class RuntimeError : public llvm::ErrorInfo<RuntimeError> {
+public:
+  static char ID;
+  RuntimeError(Errc C, std::string Msg) : Code(C), Msg(std::move(Msg)) {}
+  Errc code() const { return Code; }
+  const std::string &message() const { return Msg; }
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  Errc Code;
+  std::string Msg;
+};
+
+llvm::Error makeError(Errc C, const llvm::Twine &Msg);
+// Consumes E: its Errc (Unknown for a foreign error) and, when Msg is given,
+// its rendered message.
+Errc takeErrc(llvm::Error E, std::string *Msg = nullptr);
+
+} // namespace runtime

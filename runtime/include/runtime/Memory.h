@@ -1,0 +1,44 @@
+//===- runtime/Memory.h - the context's allocation registry -----*- C++ -*-===//
+//
+// Every allocation a context hands out (device, pinned host, managed) is
+// recorded here with its base, size and kind, so that any pointer a program
+// passes can be classified without touching it: inside a live allocation
+// (which one, at which offset) or not. Bad pointers thus become InvalidValue
+// instead of crashes, freed and reset pointers are dead, and an allocation
+// that cannot be satisfied never overlaps a live one.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Backend.h"
+
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace runtime {
+
+enum class MemoryKind { Device, Pinned, Managed };
+
+struct Allocation {
+  uint64_t base = 0;
+  uint64_t size = 0; // bytes the program asked for (>= 1 reserved)
+  MemoryKind kind = MemoryKind::Device;
+  bool hostAccessible() const { return kind != MemoryKind::Device; }
+};
+
+class MemoryRegistry {
+public:
+  void insert(const Allocation &A);
+  std::optional<Allocation> erase(uint64_t Base);           // exact base only
+  // The allocation holding [P, P+N) entirely, if any.
+  std::optional<Allocation> find(uint64_t P, uint64_t N = 1) const;
+  std::vector<Allocation> all() const;
+  void clear();
+
+private:
+  mutable std::mutex Mu;
+  std::map<uint64_t, Allocation> ByBase;
+};
+
+} // namespace runtime

@@ -1,0 +1,57 @@
+//===- runtime/Stream.h - in-order work queues with a worker thread -*- C++ -*-===//
+//
+// A Stream is CUDA's stream: commands (launches, copies, memsets, host
+// functions, event records, waits on events) run in submission order on the
+// stream's own worker thread, asynchronously to the submitting thread. The
+// context's legacy default stream synchronises with every blocking stream
+// (work on it waits for all blocking streams' earlier work and vice versa);
+// non-blocking streams (cudaStreamNonBlocking) do not. The per-thread default
+// stream is a blocking stream per host thread. query() is NotReady while
+// anything is pending. A failing command records its error on the context
+// (sticky for kernel faults) and later commands of every stream are skipped
+// while a sticky error stands.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Launch.h"
+
+#include <functional>
+#include <memory>
+
+namespace runtime {
+
+class Context;
+class Event;
+class Function;
+
+enum class StreamKind { Legacy, PerThread, Blocking, NonBlocking };
+
+class Stream {
+public:
+  ~Stream();
+  StreamKind kind() const;
+  int priority() const;
+  Context &context() const;
+
+  llvm::Error launch(Function &F, const LaunchConfig &C, void **Args);
+  llvm::Error launch(Function &F, const LaunchConfig &C, llvm::ArrayRef<uint8_t> PackedArgs);
+  // Unified addresses: Dst/Src are classified by the context's registry.
+  llvm::Error copy(uint64_t Dst, uint64_t Src, uint64_t Bytes);
+  llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);
+  llvm::Error hostFunc(std::function<void()> Fn);
+  llvm::Error waitEvent(Event &E);
+  // Waits for all submitted work; returns the context's sticky error.
+  llvm::Error synchronize();
+  // Success when idle, NotReady while work is pending, or the sticky error.
+  llvm::Error query();
+
+  struct Impl;
+  Stream(Context &C, StreamKind K, int Priority);
+  Impl &impl() { return *P; }
+
+private:
+  std::shared_ptr<Impl> P;
+};
+
+} // namespace runtime
