@@ -5,11 +5,7 @@
 // gen_proc_table.py): the newest export introduced at or before `version`, the _ptsz/_ptds
 // export under CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM. The pointer is our own export
 // of that name (an implemented entry point or its NOT_SUPPORTED stub).
-//
-// cuGetExportTable: the undocumented tables static cudart needs are not implemented yet
-// (cuda-driver/README.md has the plan); every GUID is answered CUDA_ERROR_INVALID_VALUE, as
-// NVIDIA's driver answers an unknown GUID, and logged once. Static cudart then reports
-// cudaErrorInvalidValue from its first call (observed on the H200 with the same answer).
+// (cuGetExportTable is in ExportTables.cpp.)
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -17,7 +13,6 @@
 #include <dlfcn.h>
 
 #include <cstring>
-#include <set>
 
 using namespace cudadrv;
 
@@ -79,18 +74,4 @@ extern "C" CUresult drvGetProcAddress_v1(const char *Symbol, void **Pfn, int Ver
 extern "C" CUresult cuGetProcAddress_v2_ptsz(const char *Symbol, void **Pfn, int Version, cuuint64_t Flags,
                                              CUdriverProcAddressQueryResult *Status) {
   return lookup(Symbol, Pfn, Version, Flags, Status);
-}
-
-CUresult cuGetExportTable(const void **Table, const CUuuid *Id) {
-  if (!Table || !Id) return CUDA_ERROR_INVALID_VALUE;
-  *Table = nullptr;
-  static std::mutex Mu;
-  static std::set<std::string> Seen;
-  char G[33];
-  for (int I = 0; I < 16; ++I) snprintf(G + 2 * I, 3, "%02x", (unsigned char)Id->bytes[I]);
-  std::lock_guard<std::mutex> L(Mu);
-  if (Seen.insert(G).second)
-    fprintf(stderr, "ptx2amd-driver: cuGetExportTable %s not implemented (static cudart needs it: rebuild "
-                    "with nvcc -cudart shared to use ptx2amd's libcudart.so.13)\n", G);
-  return CUDA_ERROR_INVALID_VALUE;
 }
