@@ -3,7 +3,7 @@
 // cuModule*: an image's PTX (Image.cpp) is loaded into the current context through the
 // core (runtime::Context::loadModule). Every module-scope .global / .const variable of the
 // PTX is declared host-visible (cuModuleGetGlobal may name any of them; non-rdc PTX makes
-// them internal), the .global ones host-mutable. cuLibrary*: lazy, per context, as in
+// them internal), and those larger than one byte host-mutable (they forbid per-kernel images). cuLibrary*: lazy, per context, as in
 // CUDA 13 (cuLibraryLoadData accepts an unusable image; cuLibraryGetKernel reports it).
 //
 //===----------------------------------------------------------------------===//
@@ -17,25 +17,51 @@
 namespace cudadrv {
 namespace {
 
-// Module-scope variables defined by the PTX: (name, is .global).
-std::vector<std::pair<std::string, bool>> moduleVariables(const std::string &P) {
-  std::vector<std::pair<std::string, bool>> Out;
+// Module-scope .global / .const variables the PTX defines: name and size in bytes.
+struct ModuleVariable {
+  std::string name;
+  uint64_t bytes = 0;
+};
+
+uint64_t typeBytes(const std::string &T) {
+  if (T.size() < 3) return 0;
+  std::string Bits = T.substr(2);
+  if (Bits == "8") return 1;
+  if (Bits == "16") return 2;
+  if (Bits == "32") return 4;
+  if (Bits == "64") return 8;
+  return T == ".pred" ? 1 : 0;
+}
+
+std::vector<ModuleVariable> moduleVariables(const std::string &P) {
+  std::vector<ModuleVariable> Out;
   int Depth = 0;
   size_t I = 0, N = P.size();
   std::string Stmt;
   auto Finish = [&] {
     std::istringstream S(Stmt);
     std::string Tok;
-    bool Extern = false, Global = false, Const = false;
+    bool Extern = false, Space = false;
+    uint64_t Elem = 0;
     while (S >> Tok) {
       if (Tok == ".extern") Extern = true;
-      else if (Tok == ".global") Global = true;
-      else if (Tok == ".const") Const = true;
-      else if (Tok[0] == '.' || isdigit((unsigned char)Tok[0])) continue;
-      else {
-        if ((Global || Const) && !Extern) {
+      else if (Tok == ".global" || Tok == ".const") Space = true;
+      else if (Tok[0] == '.') { if (uint64_t B = typeBytes(Tok)) Elem = B; }
+      else if (isdigit((unsigned char)Tok[0])) continue;
+      else if (!Space) {
+        continue; // the tail of a directive without ';' (.version 9.0 / .target sm_90 / ...)
+      } else {
+        if (!Extern) {
+          ModuleVariable V;
           size_t E = Tok.find_first_of("[=;");
-          Out.emplace_back(Tok.substr(0, E), Global);
+          V.name = Tok.substr(0, E);
+          V.bytes = Elem ? Elem : 1;
+          // array dimensions: [N][M]... (an empty [] counts as one element)
+          for (size_t B = Tok.find('['); B != std::string::npos; B = Tok.find('[', B + 1)) {
+            uint64_t D = strtoull(Tok.c_str() + B + 1, nullptr, 10);
+            V.bytes *= D ? D : 1;
+          }
+          Out.push_back(V);
         }
         break;
       }
@@ -47,8 +73,8 @@ std::vector<std::pair<std::string, bool>> moduleVariables(const std::string &P) 
     if (C == '/' && I + 1 < N && P[I + 1] == '/') { I = P.find('\n', I); if (I == std::string::npos) break; continue; }
     if (C == '/' && I + 1 < N && P[I + 1] == '*') { I = P.find("*/", I); if (I == std::string::npos) break; I += 2; continue; }
     if (C == '"') { size_t E = P.find('"', I + 1); I = E == std::string::npos ? N : E + 1; continue; }
-    if (C == '{') { if (Depth == 0) Stmt.clear(); ++Depth; }
-    else if (C == '}') { if (Depth > 0) --Depth; Stmt.clear(); }
+    if (C == '{') { if (Depth == 0 && Stmt.find('=') == std::string::npos) Stmt.clear(); ++Depth; }
+    else if (C == '}') { if (Depth > 0) --Depth; if (Depth == 0 && Stmt.find('=') == std::string::npos) Stmt.clear(); }
     else if (Depth == 0) {
       if (C == ';') Finish();
       else Stmt += (C == '=' ? std::string(" = ") : std::string(1, C));
@@ -93,9 +119,11 @@ CUresult loadModule(DrvContext *Ctx, const std::string &PTX, const std::string &
   runtime::ModuleSource Src;
   Src.ptx = PTX;
   Src.name = Name;
-  for (auto &[Var, IsGlobal] : moduleVariables(PTX)) {
-    Src.hostVisibleGlobals.push_back(Var);
-    if (IsGlobal) Src.hostMutableGlobals.push_back(Var);
+  // The host may write any of them (cuModuleGetGlobal + a copy, cudaMemcpyToSymbol): all are
+  // host-visible, and every one larger than an empty object (1 byte) forbids per-kernel images.
+  for (const ModuleVariable &V : moduleVariables(PTX)) {
+    Src.hostVisibleGlobals.push_back(V.name);
+    if (V.bytes > 1) Src.hostMutableGlobals.push_back(V.name);
   }
   auto M = Ctx->core->loadModule(Src);
   if (!M) return fail(M.takeError(), "cuModuleLoadData");
@@ -214,8 +242,10 @@ static CUresult moduleGlobal(DrvModule *M, CUdeviceptr *Ptr, size_t *Bytes, cons
   if (!Name) return CUDA_ERROR_INVALID_VALUE;
   auto G = M->core->global(Name);
   if (!G) {
-    runtime::takeErrc(G.takeError());
-    return CUDA_ERROR_NOT_FOUND;
+    std::string Msg;
+    runtime::Errc C = runtime::takeErrc(G.takeError(), &Msg);
+    if (C == runtime::Errc::InvalidSymbol) return CUDA_ERROR_NOT_FOUND;
+    return failLoud(toResult(C), std::string("module global: ") + Msg);
   }
   if (Ptr) *Ptr = G->address;
   if (Bytes) *Bytes = G->size;
