@@ -372,8 +372,21 @@ static CUresult functionAttribute(int *Value, CUfunction_attribute A, DrvFunctio
   case CU_FUNC_ATTRIBUTE_PTX_VERSION:
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *Value = 90; break;
   case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *Value = 0; break;
-  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *Value = F->maxDynamicShared; break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: {
+    // Until set: what a work-group may still use next to the kernel's static LDS.
+    uint32_t Total = F->module->ctx->core->properties().sharedMemPerBlock;
+    *Value = F->maxDynamicShared ? F->maxDynamicShared
+                                 : int(Total > P.staticLdsBytes ? Total - P.staticLdsBytes : 0);
+    break;
+  }
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *Value = F->preferredCarveout; break;
+  // No thread-block clusters: none required, none allowed beyond 1.
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+  case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *Value = 0; break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
