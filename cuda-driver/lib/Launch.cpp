@@ -73,8 +73,22 @@ CUresult launchEx(const CUlaunchConfig *Cfg, CUfunction F, void **Params, void *
         return unsupported("cuLaunchKernelEx (thread block clusters)");
       break;
     case CU_LAUNCH_ATTRIBUTE_PRIORITY:
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: break; // hints
-    default: return unsupported("cuLaunchKernelEx (launch attribute)");
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: break; // hints
+    // Programmatic dependent launch only *allows* the next kernel to start early; a stream
+    // that runs its commands strictly in order (the core's) meets every guarantee.
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: break;
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+      if (A.value.preferredClusterDim.x * A.value.preferredClusterDim.y * A.value.preferredClusterDim.z > 1)
+        return unsupported("cuLaunchKernelEx (preferred thread block clusters)");
+      break;
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT: return unsupported("cuLaunchKernelEx (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT)");
+    case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+      return unsupported("cuLaunchKernelEx (CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)");
+    default: return unsupported("cuLaunchKernelEx (launch attribute other than cooperative / hints)");
     }
   }
   return launch(F, config(Cfg->gridDimX, Cfg->gridDimY, Cfg->gridDimZ, Cfg->blockDimX, Cfg->blockDimY,
