@@ -7,7 +7,7 @@ h200/build_h200.sh built them on the H200, and the host program with the system 
 libcuda.so.1 first). Runs it in the images directory and compares its stdout byte for byte with
 golden/<name>.out. Exit 0 on equality, 1 otherwise (with a diff), 2 on a setup failure.
 
-usage: run_driver.py --build DIR --cuda DIR --program NAME --golden NAME [--arch gfx1100]
+usage: run_driver.py --build DIR --cuda DIR --program NAME (--golden NAME | --self-check) [--arch gfx1100]
                      [--policy pack|pad] [--nvrtc] -- ARGS...
 """
 import argparse
@@ -39,7 +39,8 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--cuda", required=True)
     ap.add_argument("--program", required=True)
-    ap.add_argument("--golden", required=True)
+    ap.add_argument("--golden", help="golden/<NAME>.out to compare stdout with")
+    ap.add_argument("--self-check", action="store_true", help="no golden: the program's last line must be PASS")
     ap.add_argument("--arch", default="gfx1100")
     ap.add_argument("--policy")
     ap.add_argument("--nvrtc", action="store_true")
@@ -73,6 +74,12 @@ def main():
     if a.policy:
         env["PTX2AMD_WARP_POLICY"] = a.policy
     r = subprocess.run([exe, *a.args], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    if a.self_check:
+        lines = r.stdout.splitlines()
+        if r.returncode == 0 and lines and lines[-1] == "PASS":
+            return 0
+        sys.stdout.write(r.stdout[-4000:] + r.stderr[-4000:] + f"\nself-check failed (exit {r.returncode})\n")
+        return 1
     want = open(os.path.join(HERE, "golden", a.golden + ".out")).read()
     if r.stdout == want:
         return 0
