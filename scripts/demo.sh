@@ -9,10 +9,12 @@
 #   4. translate  ptx2amd translates the PTX to LLVM IR and an AMDGPU code object (gfx942)
 #   5. emulate    ptx2amd-run runs the translated saxpy kernel on the CPU emulator (amdgpu-emu)
 #                 and the script checks every output element
-#   6. run        the whole program, built by nvcc -cudart shared, runs unmodified against
-#                 ptx2amd's libcudart.so.13 (cudart-shim: PTX from the fat binary -> ptxjit ->
-#                 amdgpu-emu) for a wave32 (gfx1100) and a wave64 (gfx90a) target; its own
-#                 CPU-reference self-check must print PASS
+#   6. run        the whole program, built by nvcc -cudart shared, runs unmodified with
+#                 `ptx2amd-exec -- PROGRAM` on ptx2amd's libcudart.so.13 (cudart-shim on the
+#                 runtime core: PTX from the fat binary -> ptxjit -> the AMD GPU through HIP when
+#                 one is present, else amdgpu-emu as gfx1100), then on the emulator as a wave64
+#                 target (`--device=emu --arch=gfx90a`); its own CPU-reference self-check must
+#                 print PASS
 # Usage: scripts/demo.sh [program.cu]. Outputs go to $BUILD_DIR/demo/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,7 +34,7 @@ say() { printf '\n== %s\n' "$*"; }
 
 stage_build() {
   say "build: configure + build ptx2amd and ptx2amd-run in $BUILD_DIR"
-  bash "$ROOT/scripts/build.sh" ptx2amd ptx2amd-run cudart_shim
+  bash "$ROOT/scripts/build.sh" ptx2amd ptx2amd-run cudart_shim ptx2amd-exec
 }
 
 stage_nvcc() {
@@ -80,19 +82,22 @@ stage_emulate() {
 }
 
 stage_run() {
-  say "run: nvcc -cudart shared $SRC, executed on amdgpu-emu through cudart-shim (libcudart.so.13)"
+  say "run: nvcc -cudart shared $SRC, executed unmodified by ptx2amd-exec (cudart-shim, libcudart.so.13)"
   local flags
   flags="$(sed -n 's|^// nvcc-flags:||p' "$SRC" | head -1)"
   # shellcheck disable=SC2086
   "$CUDA_HOME/bin/nvcc" -O2 -std=c++17 -cudart shared -gencode arch=compute_90,code=compute_90 $flags \
     "$SRC" -o "$OUT/$NAME.shim"
-  local arch policy
-  for target in gfx1100:pack gfx90a:pack; do
-    arch="${target%%:*}" policy="${target##*:}"
-    LD_LIBRARY_PATH="$BUILD_DIR/lib/shim" PTX2AMD_ARCH="$arch" PTX2AMD_WARP_POLICY="$policy" \
-      "$OUT/$NAME.shim" | tee "$OUT/$NAME.run.$arch.txt"
-    grep -q 'PASS$' "$OUT/$NAME.run.$arch.txt"
-    echo "$NAME on $arch ($policy): exit 0, self-check PASS"
+  local how
+  for how in auto emu-gfx90a; do
+    if [ "$how" = auto ]; then
+      "$BUILD_DIR/bin/ptx2amd-exec" -- "$OUT/$NAME.shim" | tee "$OUT/$NAME.run.$how.txt"
+    else
+      "$BUILD_DIR/bin/ptx2amd-exec" --device=emu --arch=gfx90a --warp-policy=pack -- "$OUT/$NAME.shim" |
+        tee "$OUT/$NAME.run.$how.txt"
+    fi
+    grep -q 'PASS$' "$OUT/$NAME.run.$how.txt"
+    echo "$NAME via ptx2amd-exec ($how): exit 0, self-check PASS"
   done
 }
 

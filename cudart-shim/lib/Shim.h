@@ -1,26 +1,62 @@
-//===- Shim.h - helpers Runtime.cpp offers the shim's other files -*- C++ -*-===//
+//===- Shim.h - what the shim's files share -------------------*- C++ -*-===//
 //
-// The registry of Runtime.cpp stays private to it; the other parts of the
-// shim (Textures.cpp) are written against the public CUDA runtime entry
-// points (cudaMalloc, cudaMemcpy, ...) plus these few helpers.
+// cudart-shim is libcudart.so.13 written on the runtime core (runtime/):
+// each file implements one CUDA concept's entry points (Registry, Memory,
+// Launch, Device, Streams, Errors, Textures) against the core's primary
+// context. Here: the context of the calling thread's current device, the
+// mapping of core errors to cudaError_t with CUDA's last-error rules
+// (per-thread; a sticky kernel fault is returned by every later call), and
+// stream-handle resolution (0 / cudaStreamLegacy / cudaStreamPerThread /
+// created streams; the _ptsz entry points map 0 to the per-thread stream).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/Device.h"
+
 #include <cstddef>
 #include <string>
 
 namespace cudartshim {
 
-// "ptx2amd-shim: <Msg>" on stderr.
+// "ptx2amd-shim: <Msg>" on stderr (through the "shim" logger at warn level).
 void note(const std::string &Msg);
-// Records E (when not cudaSuccess) as the last error, as every runtime call
-// does, and returns it.
+// Records E (when not cudaSuccess) as the calling thread's last error and returns it.
 cudaError_t recordError(cudaError_t E);
-// Whether kernels can access [P, P+N): emulator device memory, including the
-// device side of host-mapped / managed memory.
+// Whether kernels can access [P, P+N): a live device, pinned or managed allocation.
 bool isKernelAccessible(const void *P, size_t N);
 
+cudaError_t toCuda(runtime::Errc C);
+// Consumes E: success, or its code recorded as the last error (the message
+// logged unless the code is NotReady).
+cudaError_t fromError(llvm::Error E, const char *Api);
+
+// The primary context of the calling thread's current device, or null with
+// *Err set (no device: cudaErrorNoDevice and a one-time note).
+runtime::Context *context(cudaError_t *Err);
+int currentDevice();
+void setCurrentDevice(int D);
+
+// nullptr with *Err = cudaErrorInvalidResourceHandle for a dead handle.
+runtime::Stream *stream(runtime::Context &C, cudaStream_t S, bool PerThreadDefault, cudaError_t *Err);
+
+// The warp policy the process runs under (PTX2AMD_WARP_POLICY's default entry).
+bool padPolicy();
+
+// Registry (Registry.cpp).
+struct KernelEntry;
+KernelEntry *kernelFor(const void *Func);
+// The kernel's core Function (translating its module on first use).
+cudaError_t functionOf(KernelEntry *K, runtime::Function **F);
+cudaError_t symbolAddress(const void *Symbol, uint64_t *Addr, size_t *Size);
+// The PTX ISA target (sm_XX as a number) the kernel's module was read for.
+uint32_t ptxArchOf(KernelEntry *K);
+
 } // namespace cudartshim
+
+#define SHIM_CONTEXT(C)                                                                                             \
+  cudaError_t ShimErr_ = cudaSuccess;                                                                              \
+  runtime::Context *C = cudartshim::context(&ShimErr_);                                                            \
+  if (!C) return cudartshim::recordError(ShimErr_)

@@ -43,6 +43,11 @@ def main():
     ap.add_argument("--emu-threads", type=int, default=0, help="PTX2AMD_EMU_THREADS (0: emulator default)")
     ap.add_argument("--expect-stderr", action="append", default=[],
                     help="text that must appear in the program's stderr")
+    ap.add_argument("--launcher", action="append", default=[],
+                    help="run the program through this command (e.g. ptx2amd-exec and its options), "
+                         "instead of setting LD_LIBRARY_PATH / PTX2AMD_ARCH / PTX2AMD_WARP_POLICY")
+    ap.add_argument("--expect-failure", action="store_true",
+                    help="the run must exit non-zero (no PASS line needed, no golden comparison)")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -66,13 +71,15 @@ def main():
         os.replace(exe + ".tmp%d" % os.getpid(), exe)
     t1 = time.time()
     env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = a.shim_dir
-    env["PTX2AMD_ARCH"] = a.arch
-    env["PTX2AMD_WARP_POLICY"] = a.policy
+    if not a.launcher:
+        env["LD_LIBRARY_PATH"] = a.shim_dir
+        env["PTX2AMD_ARCH"] = a.arch
+        env["PTX2AMD_WARP_POLICY"] = a.policy
     if a.emu_threads:
         env["PTX2AMD_EMU_THREADS"] = str(a.emu_threads)
     try:
-        r = subprocess.run([exe] + a.args, capture_output=True, text=True, env=env, timeout=a.timeout)
+        r = subprocess.run(a.launcher + ([exe] if not a.launcher else ["--", exe]) + a.args, capture_output=True,
+                           text=True, env=env, timeout=a.timeout)
     except subprocess.TimeoutExpired:
         print("TIMEOUT after %d s" % a.timeout)
         return 1
@@ -82,6 +89,16 @@ def main():
     print("compile %.1f s, run %.1f s (%s %s, PTX %s, emu threads %s)" % (t1 - t0, t2 - t1, a.arch, a.policy,
                                                                         a.ptx_arch, a.emu_threads or "default"))
     ok = True
+    if a.expect_failure:
+        if r.returncode == 0:
+            print("exit status 0, expected a failure")
+            ok = False
+        for want in a.expect_stderr:
+            if want not in r.stderr:
+                print("stderr lacks %r" % want)
+                ok = False
+        print("RESULT", "PASS" if ok else "FAIL")
+        return 0 if ok else 1
     if r.returncode != 0:
         print("exit status %d" % r.returncode)
         ok = False

@@ -59,6 +59,11 @@ uint64_t staticLdsBytes(const llvm::Module &M);
 // state (every addrspace(1) variable constant or an empty object, and no
 // host-mutable variable listed); otherwise `why` says what forbids it.
 bool canSplitPerKernel(const llvm::Module &M, llvm::ArrayRef<std::string> hostMutable, std::string &why);
+// Static LDS of the addrspace(3) globals kernel `kernel` references (transitively).
+uint64_t kernelStaticLdsBytes(const llvm::Module &M, llvm::StringRef kernel);
+// Whether the kernel's call graph has recursion or indirect calls (its stack
+// size is not known statically: it gets the per-thread stack limit).
+bool kernelNeedsDynamicStack(const llvm::Module &M, llvm::StringRef kernel);
 // A copy of M holding only kernel `kernel` and what it references
 // (transitively), in a fresh module of the same context.
 std::unique_ptr<llvm::Module> extractKernel(const llvm::Module &M, llvm::StringRef kernel);

@@ -115,6 +115,9 @@ struct ModuleImage {
   std::unique_ptr<llvm::LLVMContext> context; // owns `lowered`
   std::unique_ptr<llvm::Module> lowered;      // for emu
   std::vector<uint8_t> codeObject;            // ET_DYN HSACO, for hip / isa
+  // What `lowered` needs alive when `context` is shared with other images
+  // (per-kernel images of one module): the backend keeps it while loaded.
+  std::shared_ptr<void> keepAlive;
   ModuleImage();
   ModuleImage(ModuleImage &&) noexcept;
   ModuleImage &operator=(ModuleImage &&) noexcept;
@@ -181,6 +184,11 @@ public:
   virtual void setPrintfSink(std::function<void(llvm::StringRef)> Sink) = 0;
   // Free / total device memory in bytes.
   virtual std::pair<uint64_t, uint64_t> memInfo() const = 0;
+  // A host address whose bytes are kept coherent with [DeviceAddr, +Bytes)
+  // across launches (CUDA __managed__ module variables). The default refuses.
+  virtual llvm::Expected<uint64_t> hostAlias(uint64_t DeviceAddr, uint64_t Bytes) {
+    return makeError(Errc::NotSupported, "this device cannot alias module variables in host memory");
+  }
 };
 
 class Backend {

@@ -36,8 +36,10 @@ public:
   llvm::Expected<uint64_t> allocate(uint64_t Bytes, MemoryKind Kind);
   llvm::Error free(uint64_t Base, std::optional<MemoryKind> Expect = std::nullopt);
   const MemoryRegistry &memory() const { return Mem; }
+  // Records a module variable so copies and launches may use its address.
+  void registerGlobal(const GlobalInfo &G);
   // Synchronous copy / memset on the legacy stream semantics (waits).
-  llvm::Error copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes);
+  llvm::Error copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind = MemcpyKind::Default);
   llvm::Error memsetSync(uint64_t Dst, int Value, uint64_t Bytes);
   std::pair<uint64_t, uint64_t> memInfo() const;
 
@@ -62,6 +64,9 @@ public:
   llvm::Error stickyError() const;
   Errc stickyCode() const;
   void recordFailure(Errc C, const std::string &Msg); // called by stream workers
+  // "pad" or "pack" on wave64 targets (PTX2AMD_WARP_POLICY's default
+  // entry), "native" on wave32 ones: what device-wide limits are reported for.
+  std::string defaultWarpPolicy() const;
   llvm::Error setLimit(Limit L, uint64_t Value);
   uint64_t limit(Limit L) const;
   void appendPrintf(llvm::StringRef Text);   // from backends (any thread)

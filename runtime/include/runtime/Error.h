@@ -46,7 +46,7 @@ public:
   static char ID;
   RuntimeError(Errc C, std::string Msg) : Code(C), Msg(std::move(Msg)) {}
   Errc code() const { return Code; }
-  const std::string &message() const { return Msg; }
+  const std::string &detail() const { return Msg; }
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 

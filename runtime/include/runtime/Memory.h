@@ -19,11 +19,15 @@
 namespace runtime {
 
 enum class MemoryKind { Device, Pinned, Managed };
+// The direction a caller states (cudaMemcpyKind); Default infers it. A side
+// stated as device must be a live allocation.
+enum class MemcpyKind { Default, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice };
 
 struct Allocation {
   uint64_t base = 0;
   uint64_t size = 0; // bytes the program asked for (>= 1 reserved)
   MemoryKind kind = MemoryKind::Device;
+  bool moduleGlobal = false; // a module variable (device memory the program cannot free)
   bool hostAccessible() const { return kind != MemoryKind::Device; }
 };
 
@@ -33,6 +37,8 @@ public:
   std::optional<Allocation> erase(uint64_t Base);           // exact base only
   // The allocation holding [P, P+N) entirely, if any.
   std::optional<Allocation> find(uint64_t P, uint64_t N = 1) const;
+  // Whether [P, P+N) touches any live allocation (contained or not).
+  bool overlaps(uint64_t P, uint64_t N) const;
   std::vector<Allocation> all() const;
   void clear();
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "runtime/Launch.h"
+#include "runtime/Memory.h"
 
 #include <functional>
 #include <memory>
@@ -37,18 +38,24 @@ public:
   llvm::Error launch(Function &F, const LaunchConfig &C, void **Args);
   llvm::Error launch(Function &F, const LaunchConfig &C, llvm::ArrayRef<uint8_t> PackedArgs);
   // Unified addresses: Dst/Src are classified by the context's registry.
-  llvm::Error copy(uint64_t Dst, uint64_t Src, uint64_t Bytes);
+  // Copies from pageable host memory complete before the call returns (as
+  // CUDA's staged copies); pinned / managed / device copies are asynchronous.
+  llvm::Error copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind = MemcpyKind::Default);
   llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);
   llvm::Error hostFunc(std::function<void()> Fn);
   llvm::Error waitEvent(Event &E);
   // Waits for all submitted work; returns the context's sticky error.
   llvm::Error synchronize();
+  // Waits like synchronize() but without CUDA's device-printf flush (what a
+  // synchronous cudaMemcpy does).
+  llvm::Error drain();
   // Success when idle, NotReady while work is pending, or the sticky error.
   llvm::Error query();
 
   struct Impl;
   Stream(Context &C, StreamKind K, int Priority);
   Impl &impl() { return *P; }
+  const std::shared_ptr<Impl> &shared() const { return P; }
 
 private:
   std::shared_ptr<Impl> P;

@@ -1,0 +1,221 @@
+//===- Registry.cpp - fat binaries, kernels and variables nvcc registers ----===//
+//
+// __cudaRegisterFatBinary / Function / Var / ManagedVar record what the host
+// code of each translation unit declares (formats.md section 2). A fat
+// binary's best PTX (<= sm_90) is read with ptxfatbin and handed to the core
+// (Context::loadModule) on first use: the first launch, symbol access or
+// __cudaInitModule. Registered variables are passed as host-visible globals
+// (pinned by the pipeline; those larger than an empty object forbid a
+// per-kernel split). This registry is the shim's only mutable global state.
+//
+//===----------------------------------------------------------------------===//
+#include "Shim.h"
+
+#include "fatbin/Fatbin.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace cudartshim {
+
+namespace {
+constexpr uint32_t EmulatedSM = 90; // PTX selection and reported compute capability
+
+struct FatModule {
+  const void *wrapper = nullptr;
+  bool tried = false;
+  cudaError_t failure = cudaSuccess;
+  runtime::Module *mod = nullptr;
+  uint32_t ptxArch = 0;
+};
+struct VarEntry {
+  FatModule *mod = nullptr;
+  std::string name;
+  size_t size = 0;
+  bool managed = false;
+  void **managedPtr = nullptr; // __managed__: where the host code reads the variable's address
+};
+
+struct Registry {
+  std::mutex Mu; // also serialises module loads
+  std::vector<std::unique_ptr<FatModule>> Modules;
+  std::vector<std::unique_ptr<KernelEntry>> Kernels;
+  std::map<const void *, KernelEntry *> ByHost;
+  std::map<const void *, VarEntry> Vars;
+};
+Registry &reg() {
+  static Registry *R = new Registry; // never destroyed: atexit unregistration may run late
+  return *R;
+}
+} // namespace
+
+struct KernelEntry {
+  FatModule *mod = nullptr;
+  std::string name;
+  runtime::Function *fn = nullptr;
+};
+
+namespace {
+// Caller holds reg().Mu.
+cudaError_t ensureLoaded(Registry &R, FatModule &M) {
+  if (M.mod) return cudaSuccess;
+  if (M.tried) return M.failure;
+  M.tried = true;
+  auto Fail = [&](cudaError_t E, const std::string &Msg) {
+    note(Msg);
+    return M.failure = E;
+  };
+  cudaError_t Err = cudaSuccess;
+  runtime::Context *C = context(&Err);
+  if (!C) return M.failure = Err;
+  auto Ptx = ptxfatbin::ptxFromWrapper(M.wrapper, EmulatedSM);
+  if (!Ptx) return Fail(cudaErrorInvalidKernelImage, "cannot read the fat binary: " + llvm::toString(Ptx.takeError()));
+  if (Ptx->empty())
+    return Fail(cudaErrorInvalidKernelImage,
+                "the fat binary holds no PTX (compile with -gencode arch=compute_XX,code=compute_XX or "
+                "-arch=sm_XX, which embeds PTX)");
+  if (Ptx->size() > 1 || (*Ptx)[0].relocatable())
+    return Fail(cudaErrorInvalidKernelImage,
+                "relocatable device code (-rdc) needs PTX linking, which the shim does not do yet (" +
+                    std::to_string(Ptx->size()) + " PTX modules)");
+  runtime::ModuleSource Src;
+  Src.ptx = std::string((*Ptx)[0].text);
+  Src.name = "fatbin.ptx";
+  for (auto &[H, V] : R.Vars)
+    if (V.mod == &M) {
+      Src.hostVisibleGlobals.push_back(V.name);
+      if (V.size > 1) Src.hostMutableGlobals.push_back(V.name);
+    }
+  auto L = C->loadModule(Src);
+  if (!L) {
+    std::string Msg;
+    runtime::Errc E = runtime::takeErrc(L.takeError(), &Msg);
+    return Fail(toCuda(E), "translation of the PTX (sm_" + std::to_string((*Ptx)[0].arch) + ") failed: " + Msg);
+  }
+  M.mod = *L;
+  M.ptxArch = (*Ptx)[0].arch;
+  // __managed__ variables: the host reads them through *managedPtr.
+  for (auto &[H, V] : R.Vars) {
+    if (V.mod != &M || !V.managed) continue;
+    auto G = M.mod->global(V.name);
+    if (!G) {
+      note("__managed__ variable '" + V.name + "': " + llvm::toString(G.takeError()));
+      continue;
+    }
+    auto HostAddr = C->backend().hostAlias(G->address, V.size);
+    if (!HostAddr) {
+      note("__managed__ variable '" + V.name + "': " + llvm::toString(HostAddr.takeError()));
+      continue;
+    }
+    *V.managedPtr = reinterpret_cast<void *>(*HostAddr);
+  }
+  return cudaSuccess;
+}
+} // namespace
+
+KernelEntry *kernelFor(const void *Func) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  auto It = R.ByHost.find(Func);
+  if (It != R.ByHost.end()) return It->second;
+  for (auto &K : R.Kernels) // a cudaKernel_t handle from __cudaGetKernel
+    if (K.get() == Func) return K.get();
+  return nullptr;
+}
+
+cudaError_t functionOf(KernelEntry *K, runtime::Function **F) {
+  if (!K) return cudaErrorInvalidDeviceFunction;
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  if (K->fn) {
+    *F = K->fn;
+    return cudaSuccess;
+  }
+  if (cudaError_t E = ensureLoaded(R, *K->mod)) return E;
+  auto Fn = K->mod->mod->function(K->name);
+  if (!Fn) {
+    std::string Msg;
+    runtime::Errc E = runtime::takeErrc(Fn.takeError(), &Msg);
+    note(Msg);
+    return toCuda(E);
+  }
+  *F = K->fn = *Fn;
+  return cudaSuccess;
+}
+
+cudaError_t symbolAddress(const void *Symbol, uint64_t *Addr, size_t *Size) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  auto It = R.Vars.find(Symbol);
+  if (It == R.Vars.end()) return cudaErrorInvalidSymbol;
+  if (cudaError_t E = ensureLoaded(R, *It->second.mod)) return E;
+  auto A = It->second.mod->mod->global(It->second.name);
+  if (!A) {
+    std::string Msg;
+    runtime::Errc E = runtime::takeErrc(A.takeError(), &Msg);
+    note(Msg);
+    return toCuda(E);
+  }
+  *Addr = A->address;
+  *Size = It->second.size;
+  return cudaSuccess;
+}
+
+uint32_t ptxArchOf(KernelEntry *K) { return K && K->mod ? K->mod->ptxArch : 0; }
+
+} // namespace cudartshim
+
+using namespace cudartshim;
+
+extern "C" {
+
+void **__cudaRegisterFatBinary(void *FatCubin) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  auto M = std::make_unique<FatModule>();
+  M->wrapper = FatCubin;
+  void **H = reinterpret_cast<void **>(M.get());
+  R.Modules.push_back(std::move(M));
+  return H;
+}
+void __cudaRegisterFatBinaryEnd(void **) {}
+void __cudaUnregisterFatBinary(void **) {}
+
+void __cudaRegisterFunction(void **H, const char *HostFun, char *DeviceFun, const char *DeviceName, int, uint3 *,
+                            uint3 *, dim3 *, dim3 *, int *) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  auto K = std::make_unique<KernelEntry>();
+  K->mod = reinterpret_cast<FatModule *>(H);
+  K->name = DeviceName ? DeviceName : DeviceFun;
+  R.ByHost[HostFun] = K.get();
+  R.Kernels.push_back(std::move(K));
+}
+
+void __cudaRegisterVar(void **H, char *HostVar, char *DeviceAddress, const char *DeviceName, int, size_t Size,
+                       int, int) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  R.Vars[HostVar] = VarEntry{reinterpret_cast<FatModule *>(H), DeviceName ? DeviceName : DeviceAddress, Size, false,
+                             nullptr};
+}
+
+void __cudaRegisterManagedVar(void **H, void **HostVarPtrAddress, char *DeviceAddress, const char *DeviceName, int,
+                              size_t Size, int, int) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  R.Vars[HostVarPtrAddress] = VarEntry{reinterpret_cast<FatModule *>(H), DeviceName ? DeviceName : DeviceAddress,
+                                       Size, true, HostVarPtrAddress};
+}
+
+// Called by nvcc's host code before the first host access to a __managed__
+// variable: loads the module and points the variables at host-visible memory.
+char __cudaInitModule(void **H) {
+  Registry &R = reg();
+  std::lock_guard<std::mutex> G(R.Mu);
+  return ensureLoaded(R, *reinterpret_cast<FatModule *>(H)) == cudaSuccess;
+}
+
+} // extern "C"

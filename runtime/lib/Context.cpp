@@ -1,0 +1,257 @@
+//===- Context.cpp - the primary context (runtime/Context.h) -----------------===//
+#include "ContextImpl.h"
+
+#include "runtime/Device.h"
+#include "runtime/Log.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace runtime {
+
+PolicySpec PolicySpec::fromEnvironment() {
+  PolicySpec P;
+  const char *Env = getenv("PTX2AMD_WARP_POLICY");
+  if (!Env || !*Env) return P;
+  llvm::SmallVector<llvm::StringRef, 4> Items;
+  llvm::StringRef(Env).split(Items, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Item : Items) {
+    auto [Name, Value] = Item.contains('=') ? Item.split('=') : std::make_pair(llvm::StringRef(), Item);
+    std::optional<amdgpulower::WarpPolicy> W;
+    if (Value == "pack") W = amdgpulower::WarpPolicy::Pack;
+    else if (Value == "pad") W = amdgpulower::WarpPolicy::Pad;
+    if (!W || (Item.contains('=') && Name.empty())) {
+      logger("runtime")->warn("PTX2AMD_WARP_POLICY entry '{}' is not pack, pad or KERNEL=pack|pad; ignored",
+                              Item.str());
+      continue;
+    }
+    if (Name.empty()) P.defaultPolicy = *W;
+    else P.perKernel[Name.str()] = *W;
+  }
+  return P;
+}
+
+std::vector<std::shared_ptr<Stream::Impl>> Context::Impl::blockingStreams() {
+  std::lock_guard<std::mutex> G(Mu);
+  std::vector<std::shared_ptr<Stream::Impl>> V;
+  for (auto &S : Streams)
+    if (S->kind() == StreamKind::Blocking) V.push_back(S->shared());
+  for (auto &[T, S] : PerThread) V.push_back(S->shared());
+  return V;
+}
+
+std::shared_ptr<Stream::Impl> Context::Impl::legacyImpl() { return Self->legacyStream().shared(); }
+
+std::vector<Stream *> Context::Impl::allStreams() {
+  std::lock_guard<std::mutex> G(Mu);
+  std::vector<Stream *> V;
+  if (Legacy) V.push_back(Legacy.get());
+  for (auto &S : Streams) V.push_back(S.get());
+  for (auto &[T, S] : PerThread) V.push_back(S.get());
+  return V;
+}
+
+Context::Context(Device &D) : Dev(&D), P(std::make_unique<Impl>()) {
+  P->Self = this;
+  P->Policy = PolicySpec::fromEnvironment();
+  D.backend().setPrintfSink([this](llvm::StringRef T) { appendPrintf(T); });
+}
+Context::~Context() = default;
+
+BackendDevice &Context::backend() const { return Dev->backend(); }
+const DeviceProperties &Context::properties() const { return Dev->properties(); }
+
+// ---- memory ----------------------------------------------------------------------
+llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
+  uint64_t Total = memInfo().second;
+  if (Bytes > Total)
+    return makeError(Errc::MemoryAllocation, "cannot allocate " + std::to_string(Bytes) + " bytes (the device has " +
+                                                 std::to_string(Total) + ")");
+  uint64_t N = std::max<uint64_t>(Bytes, 1);
+  auto A = Kind == MemoryKind::Device ? backend().allocDevice(N)
+                                      : backend().allocHost(N, Kind == MemoryKind::Pinned ? HostMemKind::Pinned
+                                                                                          : HostMemKind::Managed);
+  if (!A) {
+    std::string Msg;
+    takeErrc(A.takeError(), &Msg);
+    return makeError(Errc::MemoryAllocation, Msg);
+  }
+  if (Mem.overlaps(*A, N)) // a backend bug; never hand out overlapping memory
+    return makeError(Errc::MemoryAllocation, "backend returned memory overlapping a live allocation");
+  Mem.insert(Allocation{*A, Bytes, Kind});
+  return *A;
+}
+
+llvm::Error Context::free(uint64_t Base, std::optional<MemoryKind> Expect) {
+  auto A = Mem.find(Base);
+  if (!A || A->base != Base || A->moduleGlobal ||
+      (Expect && (*Expect == MemoryKind::Device) != (A->kind == MemoryKind::Device)))
+    return makeError(Errc::InvalidValue, "free of 0x" + llvm::utohexstr(Base) + ", which is not a live allocation");
+  // CUDA's cudaFree synchronises the device first.
+  if (llvm::Error E = synchronize()) llvm::consumeError(std::move(E));
+  Mem.erase(Base);
+  return A->kind == MemoryKind::Device ? backend().freeDevice(Base) : backend().freeHost(Base);
+}
+
+void Context::registerGlobal(const GlobalInfo &G) {
+  if (G.address && !Mem.find(G.address, std::max<uint64_t>(G.size, 1)))
+    Mem.insert(Allocation{G.address, G.size, MemoryKind::Device, true});
+}
+
+llvm::Error Context::copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind) {
+  Stream &S = legacyStream();
+  if (llvm::Error E = S.copy(Dst, Src, Bytes, Kind)) return E;
+  return S.drain();
+}
+
+llvm::Error Context::memsetSync(uint64_t Dst, int Value, uint64_t Bytes) {
+  Stream &S = legacyStream();
+  if (llvm::Error E = S.memset(Dst, Value, Bytes)) return E;
+  return S.drain();
+}
+
+std::pair<uint64_t, uint64_t> Context::memInfo() const { return backend().memInfo(); }
+
+// ---- streams and events ---------------------------------------------------------------
+Stream &Context::legacyStream() {
+  std::lock_guard<std::mutex> G(P->Mu);
+  if (!P->Legacy) P->Legacy = std::make_unique<Stream>(*this, StreamKind::Legacy, 0);
+  return *P->Legacy;
+}
+
+Stream &Context::perThreadStream() {
+  std::lock_guard<std::mutex> G(P->Mu);
+  auto &S = P->PerThread[std::this_thread::get_id()];
+  if (!S) S = std::make_unique<Stream>(*this, StreamKind::PerThread, 0);
+  return *S;
+}
+
+llvm::Expected<Stream *> Context::createStream(bool NonBlocking, int Priority) {
+  std::lock_guard<std::mutex> G(P->Mu);
+  P->Streams.push_back(
+      std::make_unique<Stream>(*this, NonBlocking ? StreamKind::NonBlocking : StreamKind::Blocking, Priority));
+  return P->Streams.back().get();
+}
+
+llvm::Error Context::destroyStream(Stream *S) {
+  std::lock_guard<std::mutex> SG(P->SubmitMu);
+  std::lock_guard<std::mutex> G(P->Mu);
+  for (auto It = P->Streams.begin(); It != P->Streams.end(); ++It)
+    if (It->get() == S) {
+      P->Streams.erase(It);
+      return llvm::Error::success();
+    }
+  return makeError(Errc::InvalidResourceHandle, "not a live stream");
+}
+
+bool Context::isLive(const Stream *S) const {
+  std::lock_guard<std::mutex> G(P->Mu);
+  if (S == P->Legacy.get()) return S != nullptr;
+  for (auto &X : P->Streams)
+    if (X.get() == S) return true;
+  for (auto &[T, X] : P->PerThread)
+    if (X.get() == S) return true;
+  return false;
+}
+
+llvm::Expected<Event *> Context::createEvent(bool Timing, bool BlockingSync) {
+  std::lock_guard<std::mutex> G(P->Mu);
+  P->Events.push_back(std::make_unique<Event>(Timing, BlockingSync));
+  return P->Events.back().get();
+}
+
+llvm::Error Context::destroyEvent(Event *E) {
+  std::lock_guard<std::mutex> G(P->Mu);
+  for (auto It = P->Events.begin(); It != P->Events.end(); ++It)
+    if (It->get() == E) {
+      P->Events.erase(It);
+      return llvm::Error::success();
+    }
+  return makeError(Errc::InvalidResourceHandle, "not a live event");
+}
+
+bool Context::isLive(const Event *E) const {
+  std::lock_guard<std::mutex> G(P->Mu);
+  for (auto &X : P->Events)
+    if (X.get() == E) return true;
+  return false;
+}
+
+llvm::Error Context::synchronize() {
+  for (Stream *S : P->allStreams()) {
+    uint64_t Seq;
+    {
+      std::lock_guard<std::mutex> G(S->impl().Mu);
+      Seq = S->impl().Submitted;
+    }
+    S->impl().waitCompleted(Seq);
+  }
+  flushPrintf();
+  return stickyError();
+}
+
+// ---- errors, limits, printf -----------------------------------------------------------
+llvm::Error Context::stickyError() const {
+  Errc C = P->Sticky.load();
+  if (C == Errc::Success) return llvm::Error::success();
+  return makeError(C, "the context has a sticky error from an earlier kernel fault");
+}
+Errc Context::stickyCode() const { return P->Sticky.load(); }
+
+void Context::recordFailure(Errc C, const std::string &Msg) {
+  logger("runtime")->error("{}", Msg);
+  if (isSticky(C)) {
+    Errc Expected = Errc::Success;
+    P->Sticky.compare_exchange_strong(Expected, C);
+  }
+}
+
+std::string Context::defaultWarpPolicy() const {
+  if (properties().waveSize != 64) return "native";
+  return P->Policy.defaultPolicy == amdgpulower::WarpPolicy::Pad ? "pad" : "pack";
+}
+
+llvm::Error Context::setLimit(Limit L, uint64_t Value) {
+  if (L == Limit::StackSize) {
+    P->StackBytes = Value;
+    return backend().setLimit(L, Value);
+  }
+  return backend().setLimit(L, Value);
+}
+uint64_t Context::limit(Limit L) const { return L == Limit::StackSize ? P->StackBytes : backend().limit(L); }
+
+void Context::appendPrintf(llvm::StringRef Text) {
+  std::lock_guard<std::mutex> G(P->PrintfMu);
+  P->PrintfText.append(Text.data(), Text.size());
+}
+
+void Context::flushPrintf() {
+  std::string T;
+  {
+    std::lock_guard<std::mutex> G(P->PrintfMu);
+    T.swap(P->PrintfText);
+  }
+  if (T.empty()) return;
+  fwrite(T.data(), 1, T.size(), stdout);
+  fflush(stdout);
+}
+
+llvm::Error Context::reset() {
+  llvm::consumeError(synchronize());
+  {
+    std::lock_guard<std::mutex> SG(P->SubmitMu);
+    std::lock_guard<std::mutex> G(P->Mu);
+    P->Streams.clear();
+    P->Events.clear();
+  }
+  for (const Allocation &A : Mem.all()) {
+    if (A.moduleGlobal) continue; // modules stay loaded
+    Mem.erase(A.base);
+    llvm::consumeError(A.kind == MemoryKind::Device ? backend().freeDevice(A.base) : backend().freeHost(A.base));
+  }
+  P->Sticky.store(Errc::Success);
+  P->StackBytes = 1024;
+  return llvm::Error::success();
+}
+
+} // namespace runtime

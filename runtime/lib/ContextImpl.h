@@ -1,0 +1,43 @@
+//===- ContextImpl.h - Context internals shared with Stream / Module -*- C++ -*-===//
+#pragma once
+
+#include "StreamImpl.h"
+
+#include "amdgpulower/Lower.h"
+
+#include <map>
+#include <thread>
+
+namespace runtime {
+
+// PTX2AMD_WARP_POLICY: `pack` | `pad` and `KERNEL=pack|pad` entries.
+struct PolicySpec {
+  amdgpulower::WarpPolicy defaultPolicy = amdgpulower::WarpPolicy::Pack;
+  std::map<std::string, amdgpulower::WarpPolicy> perKernel;
+  static PolicySpec fromEnvironment();
+};
+
+struct Context::Impl {
+  Context *Self = nullptr;
+  std::mutex SubmitMu; // every submission to this context's streams
+  std::mutex Mu;       // the members below
+  std::unique_ptr<Stream> Legacy;
+  std::vector<std::unique_ptr<Stream>> Streams;          // created ones
+  std::map<std::thread::id, std::unique_ptr<Stream>> PerThread;
+  std::vector<std::unique_ptr<Event>> Events;
+  std::vector<std::unique_ptr<Module>> Modules;
+  std::atomic<Errc> Sticky{Errc::Success};
+  std::string StickyMsg;
+  uint64_t StackBytes = 1024;
+  std::mutex PrintfMu;
+  std::string PrintfText;
+  PolicySpec Policy;
+
+  // Caller holds SubmitMu.
+  std::vector<std::shared_ptr<Stream::Impl>> blockingStreams();
+  std::shared_ptr<Stream::Impl> legacyImpl();
+  std::shared_ptr<Stream::Impl> implOf(Stream &S) { return S.shared(); }
+  std::vector<Stream *> allStreams();
+};
+
+} // namespace runtime

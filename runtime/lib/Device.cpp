@@ -1,0 +1,121 @@
+//===- Device.cpp - Platform (backend choice) and Device (runtime/Device.h) --===//
+#include "runtime/Device.h"
+#include "runtime/Log.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <cstdlib>
+
+namespace runtime {
+
+// Out-of-line members of the backend interface (Backend.h).
+ModuleImage::ModuleImage() = default;
+ModuleImage::ModuleImage(ModuleImage &&) noexcept = default;
+ModuleImage &ModuleImage::operator=(ModuleImage &&) noexcept = default;
+ModuleImage::~ModuleImage() {
+  lowered.reset(); // before its context
+  context.reset();
+}
+BackendModule::~BackendModule() = default;
+BackendQueue::~BackendQueue() = default;
+BackendDevice::~BackendDevice() = default;
+Backend::~Backend() = default;
+
+Device::Device(unsigned Ordinal, std::unique_ptr<BackendDevice> B) : Ordinal(Ordinal), B(std::move(B)) {}
+Device::~Device() = default;
+Context &Device::primaryContext() {
+  std::call_once(CtxOnce, [&] { Ctx = std::make_unique<Context>(*this); });
+  return *Ctx;
+}
+
+PlatformOptions PlatformOptions::fromEnvironment() {
+  PlatformOptions O;
+  if (const char *D = getenv("PTX2AMD_DEVICE"); D && *D) O.device = D;
+  if (const char *A = getenv("PTX2AMD_ARCH"); A && *A) O.arch = A;
+  if (const char *T = getenv("PTX2AMD_EMU_THREADS"); T && *T) O.emuThreads = unsigned(atoi(T));
+  return O;
+}
+
+Platform::Platform(std::unique_ptr<Backend> B) : B(std::move(B)) {}
+Platform::~Platform() = default;
+
+llvm::Expected<std::unique_ptr<Platform>> Platform::create(const PlatformOptions &O) {
+  auto Log = logger("runtime");
+  auto Emu = [&]() -> llvm::Expected<std::unique_ptr<Backend>> {
+    EmuBackendOptions E;
+    if (!O.arch.empty()) E.arch = O.arch;
+    E.threads = O.emuThreads;
+    return createEmuBackend(E);
+  };
+  std::unique_ptr<Backend> B;
+  if (O.device == "emu") {
+    auto E = Emu();
+    if (!E) return E.takeError();
+    B = std::move(*E);
+  } else if (O.device == "hip" || O.device == "auto") {
+    HipBackendOptions H;
+    H.arch = O.arch;
+    auto Hip = createHipBackend(H);
+    if (Hip) {
+      B = std::move(*Hip);
+    } else if (O.device == "hip") {
+      return Hip.takeError();
+    } else {
+      std::string Why;
+      takeErrc(Hip.takeError(), &Why);
+      Log->info("HIP backend unavailable ({}); using the emulator", Why);
+      auto E = Emu();
+      if (!E) return E.takeError();
+      B = std::move(*E);
+    }
+  } else {
+    return makeError(Errc::InvalidValue, "PTX2AMD_DEVICE='" + O.device + "' is not auto, hip or emu");
+  }
+  return std::unique_ptr<Platform>(new Platform(std::move(B)));
+}
+
+llvm::Expected<Platform *> Platform::get() {
+  static Platform *P = nullptr;
+  static std::string Failure;
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    auto R = create(PlatformOptions::fromEnvironment());
+    if (!R) {
+      Failure = llvm::toString(R.takeError());
+      return;
+    }
+    P = R->release(); // never destroyed (see the header)
+    atexit([] { P->drainAll(); });
+  });
+  if (!P) return makeError(Errc::NoDevice, Failure);
+  return P;
+}
+
+llvm::StringRef Platform::backendName() const { return B->name(); }
+unsigned Platform::deviceCount() const { return B->deviceCount(); }
+
+llvm::Expected<Device *> Platform::device(unsigned Ordinal) {
+  std::lock_guard<std::mutex> G(Mu);
+  if (Ordinal >= B->deviceCount())
+    return makeError(Errc::InvalidDevice, "device " + std::to_string(Ordinal) + " does not exist");
+  if (Devices.size() <= Ordinal) Devices.resize(Ordinal + 1);
+  if (!Devices[Ordinal]) {
+    auto D = B->openDevice(Ordinal);
+    if (!D) return D.takeError();
+    Devices[Ordinal] = std::make_unique<Device>(Ordinal, std::move(*D));
+  }
+  return Devices[Ordinal].get();
+}
+
+void Platform::drainAll() {
+  std::vector<Device *> Ds;
+  {
+    std::lock_guard<std::mutex> G(Mu);
+    for (auto &D : Devices)
+      if (D) Ds.push_back(D.get());
+  }
+  for (Device *D : Ds) llvm::consumeError(D->primaryContext().synchronize());
+}
+
+} // namespace runtime

@@ -1,0 +1,44 @@
+//===- Error.cpp - runtime::RuntimeError and the Errc names ------------------===//
+#include "runtime/Error.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace runtime {
+
+char RuntimeError::ID = 0;
+
+const char *errcName(Errc C) {
+  switch (C) {
+#define N(X) case Errc::X: return #X;
+  N(Success) N(InvalidValue) N(MemoryAllocation) N(NoDevice) N(InvalidDevice) N(BackendUnavailable)
+  N(InvalidKernelImage) N(InvalidDeviceFunction) N(InvalidSymbol) N(InvalidConfiguration)
+  N(InvalidResourceHandle) N(NotReady) N(NotSupported) N(CooperativeLaunchTooLarge) N(LaunchFailure)
+  N(IllegalAddress) N(Assert) N(Unknown)
+#undef N
+  }
+  return "Unknown";
+}
+
+bool isSticky(Errc C) { return C == Errc::LaunchFailure || C == Errc::IllegalAddress || C == Errc::Assert; }
+
+void RuntimeError::log(llvm::raw_ostream &OS) const { OS << Msg; }
+std::error_code RuntimeError::convertToErrorCode() const { return llvm::inconvertibleErrorCode(); }
+
+llvm::Error makeError(Errc C, const llvm::Twine &Msg) { return llvm::make_error<RuntimeError>(C, Msg.str()); }
+
+Errc takeErrc(llvm::Error E, std::string *Msg) {
+  Errc Code = Errc::Success;
+  llvm::handleAllErrors(
+      std::move(E),
+      [&](const RuntimeError &R) {
+        if (Code == Errc::Success) Code = R.code();
+        if (Msg) *Msg += (Msg->empty() ? "" : "; ") + R.detail();
+      },
+      [&](const llvm::ErrorInfoBase &B) {
+        if (Code == Errc::Success) Code = Errc::Unknown;
+        if (Msg) *Msg += (Msg->empty() ? "" : "; ") + B.message();
+      });
+  return Code;
+}
+
+} // namespace runtime

@@ -1,0 +1,391 @@
+//===- RuntimeTests.cpp - the runtime core on the emu backend, HIP failures --===//
+//
+// Expected values come from CUDA's documented semantics (stream order, the
+// legacy default stream, sticky kernel faults, event completion) and from
+// the code-object-v5 hidden-argument layout of LLVM's AMDGPUUsage; the
+// kernels are hand-written PTX.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Device.h"
+#include "runtime/Launch.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <sys/stat.h>
+
+using namespace runtime;
+
+namespace {
+
+// add_const(int *p, int v, int n): p[i] += v for i < n.  oob(int *p): stores far out of bounds.
+const char *Ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry add_const(.param .u64 p, .param .u32 v, .param .u32 n)
+{
+  .reg .pred %pr;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [v];
+  ld.param.u32 %r2, [n];
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mov.u32 %r5, %tid.x;
+  mad.lo.s32 %r6, %r3, %r4, %r5;
+  setp.ge.s32 %pr, %r6, %r2;
+  @%pr bra DONE;
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.s32 %rd3, %r6, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  ld.global.u32 %r7, [%rd2];
+  add.s32 %r7, %r7, %r1;
+  st.global.u32 [%rd2], %r7;
+DONE:
+  ret;
+}
+.visible .entry oob(.param .u64 p)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  add.s64 %rd2, %rd2, 68719476736;
+  mov.u32 %r1, 7;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+)";
+
+Errc errc(llvm::Error E) { return takeErrc(std::move(E)); }
+
+struct EmuFixture : ::testing::Test {
+  std::unique_ptr<Platform> P;
+  Context *C = nullptr;
+  Module *M = nullptr;
+  Function *Add = nullptr;
+  void SetUp() override {
+    PlatformOptions O;
+    O.device = "emu";
+    O.arch = "gfx1100";
+    auto R = Platform::create(O);
+    ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    P = std::move(*R);
+    auto D = P->device(0);
+    ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+    C = &(*D)->primaryContext();
+    ModuleSource S;
+    S.ptx = Ptx;
+    auto L = C->loadModule(S);
+    ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+    M = *L;
+    auto F = M->function("add_const");
+    ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+    Add = *F;
+  }
+  llvm::Error add(Stream &S, uint64_t Buf, int V, int N) {
+    void *Args[] = {&Buf, &V, &N};
+    LaunchConfig LC;
+    LC.grid = {uint32_t((N + 63) / 64), 1, 1};
+    LC.block = {64, 1, 1};
+    return S.launch(*Add, LC, Args);
+  }
+};
+
+std::atomic<int> Gate{0};
+void waitGate() {
+  while (!Gate.load()) {}
+}
+
+} // namespace
+
+// ---- backend selection and HIP without a GPU -------------------------------------
+TEST(HipBackend, LibraryMissingIsBackendUnavailable) {
+  HipBackendOptions O;
+  O.library = "/nonexistent/libamdhip64.so";
+  auto B = createHipBackend(O);
+  ASSERT_FALSE(bool(B));
+  std::string Msg;
+  EXPECT_EQ(takeErrc(B.takeError(), &Msg), Errc::BackendUnavailable);
+  EXPECT_NE(Msg.find("cannot load the HIP runtime"), std::string::npos) << Msg;
+}
+
+TEST(HipBackend, NoAgentIsNoDevice) {
+  struct stat St;
+  if (stat("/dev/kfd", &St) == 0) GTEST_SKIP() << "/dev/kfd exists: this machine may have an AMD GPU";
+  auto B = createHipBackend({});
+  ASSERT_FALSE(bool(B));
+  std::string Msg;
+  Errc E = takeErrc(B.takeError(), &Msg);
+  // Debian 12's libamdhip64 (ROCm 5.2) loads and reports no GPU; without the library it is unavailable.
+  EXPECT_TRUE(E == Errc::NoDevice || E == Errc::BackendUnavailable) << errcName(E) << ": " << Msg;
+}
+
+TEST(Platform, AutoFallsBackToEmuAndHipFailsCleanly) {
+  struct stat St;
+  if (stat("/dev/kfd", &St) == 0) GTEST_SKIP() << "/dev/kfd exists";
+  PlatformOptions O;
+  O.device = "auto";
+  auto A = Platform::create(O);
+  ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
+  EXPECT_EQ((*A)->backendName(), "emu");
+  O.device = "hip";
+  auto H = Platform::create(O);
+  ASSERT_FALSE(bool(H));
+  EXPECT_NE(takeErrc(H.takeError()), Errc::Success);
+  O.device = "gpu";
+  auto G = Platform::create(O);
+  ASSERT_FALSE(bool(G));
+  EXPECT_EQ(takeErrc(G.takeError()), Errc::InvalidValue);
+  O.device = "emu";
+  O.arch = "gfx1234";
+  auto X = Platform::create(O);
+  ASSERT_FALSE(bool(X));
+  EXPECT_EQ(takeErrc(X.takeError()), Errc::InvalidValue);
+}
+
+// ---- kernarg builder and launch checks ---------------------------------------------
+TEST(Kernarg, ExplicitAtLayoutThenCov5HiddenBlock) {
+  KernelProperties K;
+  K.name = "k";
+  K.args.sizes = {8, 4, 16};
+  K.args.offsets = {0, 8, 16};
+  K.args.explicitBytes = 32;
+  LaunchConfig C;
+  C.grid = {3, 2, 1};
+  C.block = {128, 2, 1};
+  C.dynamicSharedBytes = 512;
+  uint64_t A0 = 0x1122334455667788ull;
+  uint32_t A1 = 0xdeadbeef;
+  uint8_t A2[16];
+  for (int I = 0; I < 16; ++I) A2[I] = uint8_t(I);
+  void *Args[] = {&A0, &A1, A2};
+  auto R = KernargBuilder::fromPointers(K, C, Args);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->hiddenOffset, 32u);
+  EXPECT_EQ(R->bytes.size(), 32u + hidden::Bytes);
+  EXPECT_EQ(memcmp(R->bytes.data(), &A0, 8), 0);
+  EXPECT_EQ(memcmp(R->bytes.data() + 8, &A1, 4), 0);
+  EXPECT_EQ(memcmp(R->bytes.data() + 16, A2, 16), 0);
+  auto u32 = [&](unsigned Off) { uint32_t V; memcpy(&V, R->bytes.data() + 32 + Off, 4); return V; };
+  auto u16 = [&](unsigned Off) { uint16_t V; memcpy(&V, R->bytes.data() + 32 + Off, 2); return V; };
+  EXPECT_EQ(u32(hidden::BlockCountX), 3u);
+  EXPECT_EQ(u32(hidden::BlockCountY), 2u);
+  EXPECT_EQ(u32(hidden::BlockCountZ), 1u);
+  EXPECT_EQ(u16(hidden::GroupSizeX), 128u);
+  EXPECT_EQ(u16(hidden::GroupSizeY), 2u);
+  EXPECT_EQ(u16(hidden::GridDims), 2u);
+  EXPECT_EQ(u32(hidden::DynamicLdsSize), 512u);
+  Args[1] = nullptr;
+  auto Bad = KernargBuilder::fromPointers(K, C, Args);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(takeErrc(Bad.takeError()), Errc::InvalidValue);
+}
+
+TEST(Kernarg, PadFillsBlockDimsAndOneDimensionalGroups) {
+  KernelProperties K;
+  K.name = "k";
+  K.warpPolicy = "pad";
+  K.args.sizes = {4};
+  K.args.offsets = {0};
+  K.args.blockDimOffset = 16;
+  K.args.blockDimBytes = 16;
+  K.args.explicitBytes = 32;
+  LaunchConfig C;
+  C.block = {16, 4, 1}; // 64 threads = 2 warps -> 2 waves of 64 lanes
+  uint32_t V = 9;
+  void *Args[] = {&V};
+  auto R = KernargBuilder::fromPointers(K, C, Args);
+  ASSERT_TRUE(bool(R));
+  uint32_t BD[4];
+  memcpy(BD, R->bytes.data() + 16, 16);
+  EXPECT_EQ(BD[0], 16u);
+  EXPECT_EQ(BD[1], 4u);
+  EXPECT_EQ(BD[2], 1u);
+  uint16_t GX;
+  memcpy(&GX, R->bytes.data() + R->hiddenOffset + hidden::GroupSizeX, 2);
+  EXPECT_EQ(GX, 128u);
+}
+
+TEST(Launch, ChecksNamePolicySharedMemoryAndCoResidency) {
+  DeviceProperties D;
+  KernelProperties K;
+  K.name = "k";
+  K.warpPolicy = "pad";
+  K.maxThreadsPerBlock = 512;
+  K.staticLdsBytes = 1024;
+  LaunchConfig C;
+  C.grid = {1, 1, 1};
+  C.block = {1024, 1, 1};
+  std::string Msg;
+  EXPECT_EQ(takeErrc(checkLaunch(D, K, C), &Msg), Errc::InvalidConfiguration);
+  EXPECT_NE(Msg.find("'pad'"), std::string::npos) << Msg;
+  C.block = {256, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
+  C.dynamicSharedBytes = 65536;
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  C.dynamicSharedBytes = 0;
+  C.block = {0, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidConfiguration);
+  // 256 threads, 1 KiB LDS: min(2048/256, 64 KiB/1 KiB, 32) = 8 blocks per CU, 8 CUs.
+  C.block = {256, 1, 1};
+  C.cooperative = true;
+  C.grid = {64, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
+  C.grid = {65, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::CooperativeLaunchTooLarge);
+}
+
+TEST(Memory, RegistryFindsContainedRangesOnly) {
+  MemoryRegistry R;
+  R.insert({0x1000, 0x100, MemoryKind::Device});
+  R.insert({0x2000, 0x10, MemoryKind::Pinned});
+  EXPECT_TRUE(R.find(0x1000, 0x100).has_value());
+  EXPECT_TRUE(R.find(0x10ff).has_value());
+  EXPECT_FALSE(R.find(0x10ff, 2).has_value());
+  EXPECT_TRUE(R.overlaps(0x10ff, 2));
+  EXPECT_FALSE(R.find(0x1100).has_value());
+  EXPECT_FALSE(R.overlaps(0x1100, 0xf00));
+  EXPECT_TRUE(R.overlaps(0x1100, 0xf01));
+  EXPECT_EQ(R.find(0x2008)->kind, MemoryKind::Pinned);
+  EXPECT_TRUE(R.erase(0x1000).has_value());
+  EXPECT_FALSE(R.find(0x1000).has_value());
+}
+
+// ---- streams, events, errors on emu -------------------------------------------------
+TEST_F(EmuFixture, StreamsRunInOrderAndEventsOrderStreams) {
+  const int N = 1000;
+  auto Buf = C->allocate(N * 4, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf));
+  ASSERT_FALSE(bool(C->memsetSync(*Buf, 0, N * 4)));
+  auto S1 = C->createStream(false), S2 = C->createStream(true);
+  ASSERT_TRUE(S1 && S2);
+  auto E = C->createEvent();
+  ASSERT_TRUE(bool(E));
+  Gate = 0;
+  std::vector<int> Order;
+  std::mutex OrderMu;
+  auto Mark = [&](int V) { std::lock_guard<std::mutex> G(OrderMu); Order.push_back(V); };
+  ASSERT_FALSE(bool((*S1)->hostFunc(waitGate)));
+  ASSERT_FALSE(bool(add(**S1, *Buf, 1, N)));
+  ASSERT_FALSE(bool((*S1)->hostFunc([&] { Mark(1); })));
+  ASSERT_FALSE(bool((*E)->record(**S1)));
+  ASSERT_FALSE(bool((*S2)->waitEvent(**E)));
+  ASSERT_FALSE(bool(add(**S2, *Buf, 10, N)));
+  ASSERT_FALSE(bool((*S2)->hostFunc([&] { Mark(2); })));
+  EXPECT_EQ(errc((*S1)->query()), Errc::NotReady);
+  EXPECT_EQ(errc((*S2)->query()), Errc::NotReady);
+  EXPECT_EQ(errc((*E)->query()), Errc::NotReady);
+  Gate = 1;
+  ASSERT_FALSE(bool((*S2)->synchronize()));
+  EXPECT_EQ(errc((*S1)->query()), Errc::Success);
+  EXPECT_EQ(errc((*E)->query()), Errc::Success);
+  EXPECT_EQ(Order, (std::vector<int>{1, 2}));
+  std::vector<int> H(N);
+  ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H.data()), *Buf, N * 4)));
+  for (int I = 0; I < N; ++I) ASSERT_EQ(H[I], 11) << I;
+}
+
+TEST_F(EmuFixture, LegacyStreamSynchronisesWithBlockingStreamsOnly) {
+  auto Buf = C->allocate(256, MemoryKind::Device), Buf2 = C->allocate(4, MemoryKind::Device);
+  ASSERT_TRUE(Buf && Buf2);
+  auto Blocking = C->createStream(false), NonBlocking = C->createStream(true);
+  ASSERT_TRUE(Blocking && NonBlocking);
+  Gate = 0;
+  Stream &L = C->legacyStream();
+  ASSERT_FALSE(bool(L.hostFunc(waitGate)));
+  ASSERT_FALSE(bool((*Blocking)->memset(*Buf, 1, 256)));
+  ASSERT_FALSE(bool((*NonBlocking)->memset(*Buf, 2, 128)));
+  ASSERT_FALSE(bool((*NonBlocking)->synchronize())); // does not wait for the legacy stream
+  EXPECT_EQ(errc((*Blocking)->query()), Errc::NotReady);
+  EXPECT_EQ(errc(C->perThreadStream().query()), Errc::Success);
+  ASSERT_FALSE(bool(C->perThreadStream().memset(*Buf2, 3, 4)));
+  EXPECT_EQ(errc(C->perThreadStream().query()), Errc::NotReady); // per-thread waits for legacy too
+  Gate = 1;
+  ASSERT_FALSE(bool(C->synchronize()));
+  uint8_t H[256];
+  ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H), *Buf, 256)));
+  EXPECT_EQ(H[0], 1); // the non-blocking memset (2) ran first, the blocking one after the gate
+  EXPECT_EQ(H[255], 1);
+  ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H), *Buf2, 4)));
+  EXPECT_EQ(H[3], 3);
+  // The legacy stream waits for the blocking stream's earlier work.
+  Gate = 0;
+  ASSERT_FALSE(bool((*Blocking)->hostFunc(waitGate)));
+  ASSERT_FALSE(bool(L.memset(*Buf, 4, 256)));
+  EXPECT_EQ(errc(L.query()), Errc::NotReady);
+  Gate = 1;
+  ASSERT_FALSE(bool(L.synchronize()));
+}
+
+TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
+  auto Buf = C->allocate(64, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf));
+  LaunchConfig Bad;
+  Bad.grid = {1, 1, 1};
+  Bad.block = {2048, 1, 1};
+  uint64_t P = *Buf;
+  int V = 1, N = 16;
+  void *Args[] = {&P, &V, &N};
+  EXPECT_EQ(errc(C->legacyStream().launch(*Add, Bad, Args)), Errc::InvalidConfiguration);
+  EXPECT_EQ(C->stickyCode(), Errc::Success);
+  EXPECT_EQ(errc(C->copySync(0, *Buf, 4)), Errc::InvalidValue);
+  EXPECT_EQ(C->stickyCode(), Errc::Success);
+  auto Oob = M->function("oob");
+  ASSERT_TRUE(bool(Oob));
+  void *OArgs[] = {&P};
+  LaunchConfig One;
+  One.block = {1, 1, 1};
+  ASSERT_FALSE(bool(C->legacyStream().launch(**Oob, One, OArgs))); // asynchronous: accepted
+  Errc E = errc(C->synchronize());
+  EXPECT_TRUE(isSticky(E)) << errcName(E);
+  EXPECT_EQ(errc(add(C->legacyStream(), *Buf, 1, 16)), E); // every later call fails
+  ASSERT_FALSE(bool(C->reset()));
+  EXPECT_EQ(C->stickyCode(), Errc::Success);
+  EXPECT_FALSE(C->memory().find(*Buf).has_value()); // pointers are dead after a reset
+  auto Buf2 = C->allocate(64, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf2));
+  ASSERT_FALSE(bool(add(C->legacyStream(), *Buf2, 1, 16)));
+  EXPECT_FALSE(bool(C->synchronize()));
+}
+
+TEST_F(EmuFixture, AllocationsNeverOverlapAndImpossibleSizesFail) {
+  auto A = C->allocate(uint64_t(0) - 1280, MemoryKind::Device);
+  ASSERT_FALSE(bool(A));
+  EXPECT_EQ(takeErrc(A.takeError()), Errc::MemoryAllocation);
+  auto X = C->allocate(100, MemoryKind::Device), Y = C->allocate(100, MemoryKind::Pinned);
+  ASSERT_TRUE(X && Y);
+  EXPECT_TRUE(*Y + 100 <= *X || *X + 100 <= *Y);
+  // Pinned memory is host memory at the device address and kernels see host writes.
+  int *H = reinterpret_cast<int *>(*Y);
+  for (int I = 0; I < 25; ++I) H[I] = I;
+  ASSERT_FALSE(bool(add(C->legacyStream(), *Y, 5, 25)));
+  ASSERT_FALSE(bool(C->synchronize()));
+  for (int I = 0; I < 25; ++I) EXPECT_EQ(H[I], I + 5);
+  EXPECT_EQ(errc(C->free(*X + 4)), Errc::InvalidValue);
+  EXPECT_FALSE(bool(C->free(*X)));
+  EXPECT_FALSE(bool(C->free(*Y)));
+  EXPECT_EQ(errc(C->free(*X)), Errc::InvalidValue);
+}
+
+TEST_F(EmuFixture, EventElapsedTimeNeedsCompletedTimedEvents) {
+  auto A = C->createEvent(), B = C->createEvent(), NoTiming = C->createEvent(false);
+  ASSERT_TRUE(A && B && NoTiming);
+  auto R = Event::elapsed(**A, **B);
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(takeErrc(R.takeError()), Errc::InvalidResourceHandle);
+  ASSERT_FALSE(bool((*A)->record(C->legacyStream())));
+  ASSERT_FALSE(bool((*B)->record(C->legacyStream())));
+  ASSERT_FALSE(bool((*NoTiming)->record(C->legacyStream())));
+  ASSERT_FALSE(bool((*B)->synchronize()));
+  auto Ms = Event::elapsed(**A, **B);
+  ASSERT_TRUE(bool(Ms));
+  EXPECT_GE(*Ms, 0.0f);
+  ASSERT_FALSE(bool((*NoTiming)->synchronize()));
+  auto NT = Event::elapsed(**A, **NoTiming);
+  ASSERT_FALSE(bool(NT));
+  EXPECT_EQ(takeErrc(NT.takeError()), Errc::InvalidResourceHandle);
+}
