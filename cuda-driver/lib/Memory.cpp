@@ -90,7 +90,7 @@ CUresult copy2D(const CUDA_MEMCPY2D *P, CUstream H, bool Async, bool PerThread) 
     (void)Arr;
     return unsupported("cuMemcpy2D (CUDA arrays)");
   };
-  uint64_t Src, Dst;
+  uint64_t Src = 0, Dst = 0;
   if (CUresult R = Base(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray, Src)) return R;
   if (CUresult R = Base(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray, Dst)) return R;
   for (size_t Row = 0; Row < P->Height; ++Row) {
