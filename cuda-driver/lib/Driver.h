@@ -100,6 +100,14 @@ private:
   std::unordered_set<DrvContext *> Contexts;
 };
 
+template <> std::unordered_set<DrvModule *> &HandleTable::set<DrvModule>();
+template <> std::unordered_set<DrvFunction *> &HandleTable::set<DrvFunction>();
+template <> std::unordered_set<DrvLibrary *> &HandleTable::set<DrvLibrary>();
+template <> std::unordered_set<DrvKernel *> &HandleTable::set<DrvKernel>();
+template <> std::unordered_set<runtime::Stream *> &HandleTable::set<runtime::Stream>();
+template <> std::unordered_set<runtime::Event *> &HandleTable::set<runtime::Event>();
+template <> std::unordered_set<DrvContext *> &HandleTable::set<DrvContext>();
+
 // ---- process state --------------------------------------------------------------
 // CUDA_ERROR_NOT_INITIALIZED before cuInit; the platform after.
 CUresult platform(runtime::Platform **Out);

@@ -108,7 +108,16 @@ uint64_t U(const void *P) { return reinterpret_cast<uint64_t>(P); }
 
 // ---- allocation -------------------------------------------------------------------
 CUresult cuMemAlloc(CUdeviceptr *P, size_t Bytes) { return allocate(P, Bytes, runtime::MemoryKind::Device); }
-CUresult cuMemFree(CUdeviceptr P) { return release(P, runtime::MemoryKind::Device); }
+// cudaFree of managed memory arrives here too (static cudart), so device and managed both free;
+// pinned host memory must go through cuMemFreeHost.
+CUresult cuMemFree(CUdeviceptr P) {
+  if (!P) return CUDA_SUCCESS;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto A = C->core->memory().find(P);
+  if (!A || A->base != P || A->kind == runtime::MemoryKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
+  return release(P, A->kind);
+}
 CUresult cuMemAllocManaged(CUdeviceptr *P, size_t Bytes, unsigned int) {
   return allocate(P, Bytes, runtime::MemoryKind::Managed);
 }
