@@ -1,0 +1,226 @@
+//===- cuda-driver/lib/Context.cpp - primary contexts and the context stack ----===//
+//
+// cuDevicePrimaryCtx* count references on the device's one DrvContext; cuCtx* manipulate
+// the calling thread's context stack. cuCtxCreate returns the primary context (the core
+// has one context per device) and pushes it, as CUDA pushes a created context.
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+
+#include "runtime/Log.h"
+
+using namespace cudadrv;
+
+namespace {
+std::mutex RefMu;
+std::map<int, int> &refs() {
+  static auto *M = new std::map<int, int>;
+  return *M;
+}
+CUresult liveContext(CUcontext C, DrvContext **Out) {
+  auto *D = reinterpret_cast<DrvContext *>(C);
+  if (!D) return currentContext(Out);
+  if (!HandleTable::get().live<DrvContext>(D)) return CUDA_ERROR_INVALID_CONTEXT;
+  *Out = D;
+  return CUDA_SUCCESS;
+}
+} // namespace
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Dev) {
+  if (!Ctx) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = primaryContext(Dev, &C)) return R;
+  std::lock_guard<std::mutex> L(RefMu);
+  ++refs()[Dev];
+  *Ctx = reinterpret_cast<CUcontext>(C);
+  return CUDA_SUCCESS;
+}
+
+static CUresult primaryRelease(CUdevice Dev) {
+  DrvContext *C;
+  if (CUresult R = primaryContext(Dev, &C)) return R;
+  std::lock_guard<std::mutex> L(RefMu);
+  int &N = refs()[Dev];
+  if (N <= 0) return CUDA_ERROR_INVALID_CONTEXT;
+  --N; // the core context stays: its memory is the process's until cuDevicePrimaryCtxReset
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease(CUdevice Dev) { return primaryRelease(Dev); }
+extern "C" CUresult drvPrimaryCtxRelease_v1(CUdevice Dev) __asm__("cuDevicePrimaryCtxRelease");
+extern "C" CUresult drvPrimaryCtxRelease_v1(CUdevice Dev) { return primaryRelease(Dev); }
+
+CUresult cuDevicePrimaryCtxGetState(CUdevice Dev, unsigned int *Flags, int *Active) {
+  if (!Flags || !Active) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = primaryContext(Dev, &C)) return R;
+  std::lock_guard<std::mutex> L(RefMu);
+  *Flags = C->flags;
+  *Active = refs()[Dev] > 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult primarySetFlags(CUdevice Dev, unsigned Flags) {
+  DrvContext *C;
+  if (CUresult R = primaryContext(Dev, &C)) return R;
+  C->flags = Flags;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxSetFlags(CUdevice Dev, unsigned int Flags) { return primarySetFlags(Dev, Flags); }
+extern "C" CUresult drvPrimaryCtxSetFlags_v1(CUdevice Dev, unsigned Flags) __asm__("cuDevicePrimaryCtxSetFlags");
+extern "C" CUresult drvPrimaryCtxSetFlags_v1(CUdevice Dev, unsigned Flags) { return primarySetFlags(Dev, Flags); }
+
+static CUresult primaryReset(CUdevice Dev) {
+  DrvContext *C;
+  if (CUresult R = primaryContext(Dev, &C)) return R;
+  return fail(C->core->reset(), "cuDevicePrimaryCtxReset");
+}
+CUresult cuDevicePrimaryCtxReset(CUdevice Dev) { return primaryReset(Dev); }
+extern "C" CUresult drvPrimaryCtxReset_v1(CUdevice Dev) __asm__("cuDevicePrimaryCtxReset");
+extern "C" CUresult drvPrimaryCtxReset_v1(CUdevice Dev) { return primaryReset(Dev); }
+
+static CUresult createContext(CUcontext *Ctx, unsigned Flags, CUdevice Dev) {
+  if (!Ctx) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = primaryContext(Dev, &C)) return R;
+  runtime::logger("driver")->debug("cuCtxCreate: the device's primary context is shared");
+  C->flags = Flags;
+  contextStack().push_back(C);
+  *Ctx = reinterpret_cast<CUcontext>(C);
+  return CUDA_SUCCESS;
+}
+extern "C" CUresult drvCtxCreate_v2(CUcontext *C, unsigned F, CUdevice D) __asm__("cuCtxCreate_v2");
+extern "C" CUresult drvCtxCreate_v2(CUcontext *C, unsigned F, CUdevice D) { return createContext(C, F, D); }
+CUresult cuCtxCreate(CUcontext *C, CUctxCreateParams *Params, unsigned int F, CUdevice D) {
+  if (Params && (Params->execAffinityParams || Params->cigParams)) return unsupported("cuCtxCreate_v4 (affinity / CIG parameters)");
+  return createContext(C, F, D);
+}
+
+CUresult cuCtxDestroy(CUcontext Ctx) {
+  DrvContext *C;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  auto &S = contextStack();
+  for (auto It = S.begin(); It != S.end();)
+    It = *It == C ? S.erase(It) : It + 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPushCurrent(CUcontext Ctx) {
+  DrvContext *C;
+  if (!Ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  contextStack().push_back(C);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPopCurrent(CUcontext *Ctx) {
+  auto &S = contextStack();
+  if (S.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+  if (Ctx) *Ctx = reinterpret_cast<CUcontext>(S.back());
+  S.pop_back();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext Ctx) {
+  auto &S = contextStack();
+  if (!Ctx) {
+    if (!S.empty()) S.pop_back();
+    return CUDA_SUCCESS;
+  }
+  DrvContext *C;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  if (S.empty()) S.push_back(C);
+  else S.back() = C;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *Ctx) {
+  if (!Ctx) return CUDA_ERROR_INVALID_VALUE;
+  auto &S = contextStack();
+  *Ctx = S.empty() ? nullptr : reinterpret_cast<CUcontext>(S.back());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetDevice(CUdevice *Dev) {
+  if (!Dev) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  *Dev = C->device;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetDevice_v2(CUdevice *Dev, CUcontext Ctx) {
+  if (!Dev) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  *Dev = C->device;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize() {
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  return fail(C->core->synchronize(), "cuCtxSynchronize");
+}
+CUresult cuCtxSynchronize_v2(CUcontext Ctx) {
+  DrvContext *C;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  return fail(C->core->synchronize(), "cuCtxSynchronize");
+}
+
+CUresult cuCtxGetApiVersion(CUcontext Ctx, unsigned int *Version) {
+  if (!Version) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  *Version = 3020; // what CUDA reports for contexts of the v2 API
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetFlags(unsigned int *Flags) {
+  if (!Flags) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  *Flags = C->flags;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetFlags(unsigned int Flags) {
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  C->flags = Flags;
+  return CUDA_SUCCESS;
+}
+
+static bool coreLimit(CUlimit L, runtime::Limit &Out) {
+  switch (L) {
+  case CU_LIMIT_STACK_SIZE: Out = runtime::Limit::StackSize; return true;
+  case CU_LIMIT_MALLOC_HEAP_SIZE: Out = runtime::Limit::MallocHeapSize; return true;
+  case CU_LIMIT_PRINTF_FIFO_SIZE: Out = runtime::Limit::PrintfFifoSize; return true;
+  default: return false;
+  }
+}
+CUresult cuCtxSetLimit(CUlimit L, size_t Value) {
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  runtime::Limit CL;
+  if (!coreLimit(L, CL)) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  return fail(C->core->setLimit(CL, Value), "cuCtxSetLimit");
+}
+CUresult cuCtxGetLimit(size_t *Value, CUlimit L) {
+  if (!Value) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  runtime::Limit CL;
+  if (!coreLimit(L, CL)) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  *Value = C->core->limit(CL);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetStreamPriorityRange(int *Least, int *Greatest) {
+  if (Least) *Least = 0;
+  if (Greatest) *Greatest = -5; // CUDA's range on current NVIDIA GPUs; priorities are accepted and ignored
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetCacheConfig(CUfunc_cache *Config) {
+  if (!Config) return CUDA_ERROR_INVALID_VALUE;
+  *Config = CU_FUNC_CACHE_PREFER_NONE;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetCacheConfig(CUfunc_cache) { return CUDA_SUCCESS; } // a hint; LDS size is fixed

@@ -1,0 +1,140 @@
+//===- cuda-driver/lib/Driver.h - state shared by the driver-API entry points -*- C++ -*-===//
+//
+// libcuda.so.1 is a thin layer over the runtime core (runtime/): CUDA handles are pointers
+// to the small objects below, each registered in the process's one HandleTable so that a
+// dead or foreign handle becomes CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT instead of a
+// crash. Contexts: one DrvContext per device wraps the core's primary context (the runtime
+// API uses the same core context, so both APIs share it); every host thread has its own
+// context stack (cuCtxPush/Pop/SetCurrent). Errors of the core (runtime::Errc) map to
+// CUresult in one place (toResult), and the last failure's message is logged once per call
+// through the "driver" logger.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cuda.h>
+
+#include "runtime/Context.h"
+#include "runtime/Device.h"
+#include "runtime/Error.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace cudadrv {
+
+// ---- errors ---------------------------------------------------------------------
+CUresult toResult(runtime::Errc C);
+// Consumes E; logs its message (debug level, "driver" logger) and returns its CUresult.
+CUresult fail(llvm::Error E, const char *Api);
+// An entry point or feature this library refuses: logs `Name` once, CUDA_ERROR_NOT_SUPPORTED.
+CUresult unsupported(const char *Name);
+// A failure with a message the user must see (stderr, always), e.g. a cubin-only image.
+CUresult failLoud(CUresult R, const std::string &Msg);
+
+// ---- handles --------------------------------------------------------------------
+struct DrvContext {
+  runtime::Context *core = nullptr;
+  int device = 0;
+  unsigned flags = 0;
+  bool primary = true;
+};
+
+struct DrvModule;
+struct DrvFunction {
+  runtime::Function *core = nullptr;
+  DrvModule *module = nullptr;
+  std::string name;
+  int maxDynamicShared = 0;   // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  int preferredCarveout = -1; // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+};
+
+struct DrvModule {
+  DrvContext *ctx = nullptr;
+  runtime::Module *core = nullptr;
+  std::mutex mu;
+  std::map<std::string, std::unique_ptr<DrvFunction>> functions;
+};
+
+// cuLibrary*: the image is translated when first used in a context (CUDA 13 loads lazily:
+// an image without usable code loads and fails at cuLibraryGetKernel, as on the H200).
+struct DrvLibrary;
+struct DrvKernel {
+  DrvLibrary *library = nullptr;
+  std::string name;
+};
+struct DrvLibrary {
+  std::string ptx;           // empty when `loadError` is set
+  CUresult loadError = CUDA_SUCCESS;
+  std::string loadMessage;
+  std::mutex mu;
+  std::map<DrvContext *, DrvModule *> modules;
+  std::map<std::string, std::unique_ptr<DrvKernel>> kernels;
+};
+
+class HandleTable {
+public:
+  static HandleTable &get();
+  template <class T> void add(T *P) { std::lock_guard<std::mutex> L(Mu); set<T>().insert(P); }
+  template <class T> void remove(T *P) { std::lock_guard<std::mutex> L(Mu); set<T>().erase(P); }
+  template <class T> bool live(const void *P) {
+    std::lock_guard<std::mutex> L(Mu);
+    return set<T>().count(static_cast<T *>(const_cast<void *>(P))) != 0;
+  }
+
+private:
+  template <class T> std::unordered_set<T *> &set();
+  std::mutex Mu;
+  std::unordered_set<DrvModule *> Modules;
+  std::unordered_set<DrvFunction *> Functions;
+  std::unordered_set<DrvLibrary *> Libraries;
+  std::unordered_set<DrvKernel *> Kernels;
+  std::unordered_set<runtime::Stream *> Streams;
+  std::unordered_set<runtime::Event *> Events;
+  std::unordered_set<DrvContext *> Contexts;
+};
+
+template <> std::unordered_set<DrvModule *> &HandleTable::set<DrvModule>();
+template <> std::unordered_set<DrvFunction *> &HandleTable::set<DrvFunction>();
+template <> std::unordered_set<DrvLibrary *> &HandleTable::set<DrvLibrary>();
+template <> std::unordered_set<DrvKernel *> &HandleTable::set<DrvKernel>();
+template <> std::unordered_set<runtime::Stream *> &HandleTable::set<runtime::Stream>();
+template <> std::unordered_set<runtime::Event *> &HandleTable::set<runtime::Event>();
+template <> std::unordered_set<DrvContext *> &HandleTable::set<DrvContext>();
+
+// ---- process state --------------------------------------------------------------
+// CUDA_ERROR_NOT_INITIALIZED before cuInit; the platform after.
+CUresult platform(runtime::Platform **Out);
+CUresult device(CUdevice Ordinal, runtime::Device **Out);
+// The device's primary DrvContext (created on first use; its core context too).
+CUresult primaryContext(CUdevice Ordinal, DrvContext **Out);
+// The calling thread's current context; CUDA_ERROR_INVALID_CONTEXT when none.
+CUresult currentContext(DrvContext **Out);
+std::vector<DrvContext *> &contextStack(); // this thread's
+
+// Stream handle -> core stream of the current context (null / CU_STREAM_LEGACY: legacy
+// stream; CU_STREAM_PER_THREAD, or null from a _ptsz/_ptds entry point: per-thread stream).
+CUresult resolveStream(CUstream H, bool PerThreadDefault, runtime::Stream **Out);
+
+// A CUfunction that may also be a CUkernel (CUDA 12+ accepts both in cuLaunchKernel).
+CUresult resolveFunction(CUfunction F, DrvFunction **Out);
+// The kernel's function in the current context (loading the library's module there).
+CUresult kernelFunction(DrvKernel *K, DrvFunction **Out);
+CUresult moduleFunction(DrvModule *M, const char *Name, DrvFunction **Out);
+
+// ---- images -----------------------------------------------------------------------
+// The PTX of an image given to cuModuleLoadData / cuLibraryLoadData / cuModuleLoadFatBinary:
+// PTX text, a fat binary wrapper or container (compressed entries too), or an ELF holding
+// .nv_fatbin. Every size is bounded by the readable bytes. A cubin / SASS-only image gives
+// CUDA_ERROR_NO_BINARY_FOR_GPU and `Msg` naming its sm_XX and how to rebuild with PTX.
+CUresult imagePTX(const void *Image, std::string &PTX, std::string &Msg);
+// Loads PTX as a module of Ctx (module-scope variables kept addressable by name).
+CUresult loadModule(DrvContext *Ctx, const std::string &PTX, const std::string &Name, DrvModule **Out);
+
+} // namespace cudadrv

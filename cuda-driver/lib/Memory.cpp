@@ -1,0 +1,291 @@
+//===- cuda-driver/lib/Memory.cpp - allocations, copies, memsets, pointer queries ---===//
+//
+// Allocations go to the current context's core registry (device, pinned, managed); copies
+// use unified addresses (the core classifies both ends), synchronously on the legacy
+// stream (cuMemcpy*) or on a stream (cuMemcpy*Async); the _ptds / _ptsz exports use the
+// per-thread default stream for a null stream. cuMemsetD16/D32 of a pattern whose bytes
+// differ are a copy from a host buffer kept alive until the stream has run it.
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+
+#include <cstring>
+
+using namespace cudadrv;
+
+namespace {
+
+CUresult ctx(DrvContext **C) { return currentContext(C); }
+
+CUresult allocate(CUdeviceptr *P, size_t Bytes, runtime::MemoryKind K) {
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  if (Bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto A = C->core->allocate(Bytes, K);
+  if (!A) return fail(A.takeError(), "cuMemAlloc");
+  *P = *A;
+  return CUDA_SUCCESS;
+}
+
+CUresult release(uint64_t P, std::optional<runtime::MemoryKind> K) {
+  if (!P) return CUDA_SUCCESS;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  return fail(C->core->free(P, K), "cuMemFree");
+}
+
+// A synchronous copy: legacy semantics, or on the per-thread stream for _ptds.
+CUresult copySync(uint64_t Dst, uint64_t Src, size_t N, bool PerThread) {
+  if (N == 0) return CUDA_SUCCESS;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  if (!PerThread) return fail(C->core->copySync(Dst, Src, N), "cuMemcpy");
+  runtime::Stream &S = C->core->perThreadStream();
+  if (auto E = S.copy(Dst, Src, N)) return fail(std::move(E), "cuMemcpy");
+  return fail(S.synchronize(), "cuMemcpy");
+}
+
+CUresult copyAsync(uint64_t Dst, uint64_t Src, size_t N, CUstream H, bool PerThread) {
+  if (N == 0) return CUDA_SUCCESS;
+  runtime::Stream *S;
+  if (CUresult R = resolveStream(H, PerThread, &S)) return R;
+  return fail(S->copy(Dst, Src, N), "cuMemcpyAsync");
+}
+
+// Fills Count elements of ElemSize bytes with Pattern (little-endian).
+CUresult fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, size_t Count, CUstream H, bool Async,
+              bool PerThread) {
+  if (Count == 0) return CUDA_SUCCESS;
+  uint8_t B[4];
+  memcpy(B, &Pattern, 4);
+  bool Uniform = true;
+  for (unsigned I = 1; I < ElemSize; ++I) Uniform &= B[I] == B[0];
+  size_t Bytes = Count * ElemSize;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  runtime::Stream *S = nullptr;
+  if (Async || PerThread)
+    if (CUresult R = resolveStream(H, PerThread, &S)) return R;
+  if (Uniform) {
+    if (!S) return fail(C->core->memsetSync(Dst, B[0], Bytes), "cuMemset");
+    if (auto E = S->memset(Dst, B[0], Bytes)) return fail(std::move(E), "cuMemset");
+    return Async ? CUDA_SUCCESS : fail(S->synchronize(), "cuMemset");
+  }
+  auto Buf = std::make_shared<std::vector<uint8_t>>(Bytes);
+  for (size_t I = 0; I < Count; ++I) memcpy(Buf->data() + I * ElemSize, B, ElemSize);
+  uint64_t Src = reinterpret_cast<uint64_t>(Buf->data());
+  if (!S) return fail(C->core->copySync(Dst, Src, Bytes), "cuMemset");
+  if (auto E = S->copy(Dst, Src, Bytes)) return fail(std::move(E), "cuMemset");
+  if (auto E = S->hostFunc([Buf] {})) return fail(std::move(E), "cuMemset"); // keeps Buf alive
+  return Async ? CUDA_SUCCESS : fail(S->synchronize(), "cuMemset");
+}
+
+// Rows of a 2D copy / memset, each a unified-address copy.
+CUresult copy2D(const CUDA_MEMCPY2D *P, CUstream H, bool Async, bool PerThread) {
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  auto Base = [](CUmemorytype T, const void *Host, CUdeviceptr Dev, CUarray Arr, uint64_t &Out) {
+    if (T == CU_MEMORYTYPE_HOST) { Out = reinterpret_cast<uint64_t>(Host); return CUDA_SUCCESS; }
+    if (T == CU_MEMORYTYPE_DEVICE || T == CU_MEMORYTYPE_UNIFIED) { Out = Dev; return CUDA_SUCCESS; }
+    (void)Arr;
+    return unsupported("cuMemcpy2D (CUDA arrays)");
+  };
+  uint64_t Src = 0, Dst = 0;
+  if (CUresult R = Base(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray, Src)) return R;
+  if (CUresult R = Base(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray, Dst)) return R;
+  for (size_t Row = 0; Row < P->Height; ++Row) {
+    uint64_t S = Src + (P->srcY + Row) * P->srcPitch + P->srcXInBytes;
+    uint64_t D = Dst + (P->dstY + Row) * P->dstPitch + P->dstXInBytes;
+    CUresult R = Async ? copyAsync(D, S, P->WidthInBytes, H, PerThread) : copySync(D, S, P->WidthInBytes, PerThread);
+    if (R) return R;
+  }
+  return CUDA_SUCCESS;
+}
+
+uint64_t U(const void *P) { return reinterpret_cast<uint64_t>(P); }
+
+} // namespace
+
+// ---- allocation -------------------------------------------------------------------
+CUresult cuMemAlloc(CUdeviceptr *P, size_t Bytes) { return allocate(P, Bytes, runtime::MemoryKind::Device); }
+// cudaFree of managed memory arrives here too (static cudart), so device and managed both free;
+// pinned host memory must go through cuMemFreeHost.
+CUresult cuMemFree(CUdeviceptr P) {
+  if (!P) return CUDA_SUCCESS;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto A = C->core->memory().find(P);
+  if (!A || A->base != P || A->kind == runtime::MemoryKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
+  return release(P, A->kind);
+}
+CUresult cuMemAllocManaged(CUdeviceptr *P, size_t Bytes, unsigned int) {
+  return allocate(P, Bytes, runtime::MemoryKind::Managed);
+}
+CUresult cuMemAllocHost(void **P, size_t Bytes) {
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  CUdeviceptr D;
+  if (CUresult R = allocate(&D, Bytes, runtime::MemoryKind::Pinned)) return R;
+  *P = reinterpret_cast<void *>(D);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostAlloc(void **P, size_t Bytes, unsigned int) { return cuMemAllocHost(P, Bytes); }
+CUresult cuMemFreeHost(void *P) { return release(U(P), runtime::MemoryKind::Pinned); }
+CUresult cuMemHostGetDevicePointer(CUdeviceptr *D, void *P, unsigned int Flags) {
+  if (!D || Flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto A = C->core->memory().find(U(P));
+  if (!A || !A->hostAccessible()) return CUDA_ERROR_INVALID_VALUE;
+  *D = U(P); // host-mapped memory has the same address on both sides
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostGetFlags(unsigned int *Flags, void *P) {
+  if (!Flags) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto A = C->core->memory().find(U(P));
+  if (!A || A->kind != runtime::MemoryKind::Pinned) return CUDA_ERROR_INVALID_VALUE;
+  *Flags = CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocPitch(CUdeviceptr *P, size_t *Pitch, size_t Width, size_t Height, unsigned int Elem) {
+  if (!P || !Pitch || !Width || !Height || (Elem != 4 && Elem != 8 && Elem != 16)) return CUDA_ERROR_INVALID_VALUE;
+  size_t Row = (Width + 511) / 512 * 512; // the texture alignment the device reports
+  if (CUresult R = allocate(P, Row * Height, runtime::MemoryKind::Device)) return R;
+  *Pitch = Row;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemGetInfo(size_t *Free, size_t *Total) {
+  if (!Free || !Total) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto [F, T] = C->core->memInfo();
+  *Free = F;
+  *Total = T;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemGetAddressRange(CUdeviceptr *Base, size_t *Size, CUdeviceptr P) {
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto A = C->core->memory().find(P);
+  if (!A) return CUDA_ERROR_NOT_FOUND;
+  if (Base) *Base = A->base;
+  if (Size) *Size = A->size;
+  return CUDA_SUCCESS;
+}
+
+// ---- copies ---------------------------------------------------------------------------
+CUresult cuMemcpy(CUdeviceptr D, CUdeviceptr S, size_t N) { return copySync(D, S, N, false); }
+extern "C" CUresult cuMemcpy_ptds(CUdeviceptr D, CUdeviceptr S, size_t N) { return copySync(D, S, N, true); }
+CUresult cuMemcpyHtoD(CUdeviceptr D, const void *S, size_t N) { return copySync(D, U(S), N, false); }
+extern "C" CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr D, const void *S, size_t N) { return copySync(D, U(S), N, true); }
+CUresult cuMemcpyDtoH(void *D, CUdeviceptr S, size_t N) { return copySync(U(D), S, N, false); }
+extern "C" CUresult cuMemcpyDtoH_v2_ptds(void *D, CUdeviceptr S, size_t N) { return copySync(U(D), S, N, true); }
+CUresult cuMemcpyDtoD(CUdeviceptr D, CUdeviceptr S, size_t N) { return copySync(D, S, N, false); }
+extern "C" CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr D, CUdeviceptr S, size_t N) { return copySync(D, S, N, true); }
+
+CUresult cuMemcpyAsync(CUdeviceptr D, CUdeviceptr S, size_t N, CUstream H) { return copyAsync(D, S, N, H, false); }
+extern "C" CUresult cuMemcpyAsync_ptsz(CUdeviceptr D, CUdeviceptr S, size_t N, CUstream H) {
+  return copyAsync(D, S, N, H, true);
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr D, const void *S, size_t N, CUstream H) {
+  return copyAsync(D, U(S), N, H, false);
+}
+extern "C" CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr D, const void *S, size_t N, CUstream H) {
+  return copyAsync(D, U(S), N, H, true);
+}
+CUresult cuMemcpyDtoHAsync(void *D, CUdeviceptr S, size_t N, CUstream H) { return copyAsync(U(D), S, N, H, false); }
+extern "C" CUresult cuMemcpyDtoHAsync_v2_ptsz(void *D, CUdeviceptr S, size_t N, CUstream H) {
+  return copyAsync(U(D), S, N, H, true);
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr D, CUdeviceptr S, size_t N, CUstream H) { return copyAsync(D, S, N, H, false); }
+extern "C" CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr D, CUdeviceptr S, size_t N, CUstream H) {
+  return copyAsync(D, S, N, H, true);
+}
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D *P) { return copy2D(P, nullptr, false, false); }
+extern "C" CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *P) { return copy2D(P, nullptr, false, true); }
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *P) { return copy2D(P, nullptr, false, false); }
+extern "C" CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *P) { return copy2D(P, nullptr, false, true); }
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *P, CUstream H) { return copy2D(P, H, true, false); }
+extern "C" CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *P, CUstream H) { return copy2D(P, H, true, true); }
+
+// ---- memsets ------------------------------------------------------------------------
+#define DRV_MEMSET(NAME, TYPE, SIZE)                                                                   \
+  CUresult NAME(CUdeviceptr D, TYPE V, size_t N) { return fill(D, V, SIZE, N, nullptr, false, false); } \
+  extern "C" CUresult NAME##_v2_ptds(CUdeviceptr D, TYPE V, size_t N) {                                \
+    return fill(D, V, SIZE, N, nullptr, false, true);                                                 \
+  }                                                                                                    \
+  CUresult NAME##Async(CUdeviceptr D, TYPE V, size_t N, CUstream H) { return fill(D, V, SIZE, N, H, true, false); } \
+  extern "C" CUresult NAME##Async_ptsz(CUdeviceptr D, TYPE V, size_t N, CUstream H) {                  \
+    return fill(D, V, SIZE, N, H, true, true);                                                        \
+  }
+DRV_MEMSET(cuMemsetD8, unsigned char, 1)
+DRV_MEMSET(cuMemsetD16, unsigned short, 2)
+DRV_MEMSET(cuMemsetD32, unsigned int, 4)
+#undef DRV_MEMSET
+
+static CUresult fill2D(CUdeviceptr D, size_t Pitch, uint32_t V, unsigned Elem, size_t W, size_t H, CUstream S,
+                       bool Async, bool PerThread) {
+  for (size_t Row = 0; Row < H; ++Row)
+    if (CUresult R = fill(D + Row * Pitch, V, Elem, W, S, Async, PerThread)) return R;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD2D8(CUdeviceptr D, size_t P, unsigned char V, size_t W, size_t H) {
+  return fill2D(D, P, V, 1, W, H, nullptr, false, false);
+}
+CUresult cuMemsetD2D16(CUdeviceptr D, size_t P, unsigned short V, size_t W, size_t H) {
+  return fill2D(D, P, V, 2, W, H, nullptr, false, false);
+}
+CUresult cuMemsetD2D32(CUdeviceptr D, size_t P, unsigned int V, size_t W, size_t H) {
+  return fill2D(D, P, V, 4, W, H, nullptr, false, false);
+}
+CUresult cuMemsetD2D8Async(CUdeviceptr D, size_t P, unsigned char V, size_t W, size_t H, CUstream S) {
+  return fill2D(D, P, V, 1, W, H, S, true, false);
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr D, size_t P, unsigned int V, size_t W, size_t H, CUstream S) {
+  return fill2D(D, P, V, 4, W, H, S, true, false);
+}
+
+// ---- pointer attributes ---------------------------------------------------------------
+static CUresult pointerAttribute(void *Data, CUpointer_attribute A, CUdeviceptr P) {
+  DrvContext *C;
+  if (CUresult R = ctx(&C)) return R;
+  auto Al = C->core->memory().find(P);
+  if (!Al) return CUDA_ERROR_INVALID_VALUE;
+  switch (A) {
+  case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext *>(Data) = reinterpret_cast<CUcontext>(C); break;
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+    *static_cast<unsigned *>(Data) = Al->kind == runtime::MemoryKind::Pinned ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    break;
+  case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr *>(Data) = P; break;
+  case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+    if (!Al->hostAccessible()) return CUDA_ERROR_INVALID_VALUE;
+    *static_cast<void **>(Data) = reinterpret_cast<void *>(P);
+    break;
+  case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int *>(Data) = Al->kind == runtime::MemoryKind::Managed; break;
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int *>(Data) = C->device; break;
+  case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr *>(Data) = Al->base; break;
+  case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *static_cast<size_t *>(Data) = Al->size; break;
+  case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int *>(Data) = 1; break;
+  case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long *>(Data) = Al->base; break;
+  case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *static_cast<int *>(Data) = 1; break;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr P) {
+  if (!Data) return CUDA_ERROR_INVALID_VALUE;
+  return pointerAttribute(Data, A, P);
+}
+
+CUresult cuPointerGetAttributes(unsigned int N, CUpointer_attribute *As, void **Data, CUdeviceptr P) {
+  if (!As || !Data) return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned I = 0; I < N; ++I) {
+    CUresult R = pointerAttribute(Data[I], As[I], P);
+    if (R == CUDA_ERROR_INVALID_VALUE && As[I] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+      *static_cast<unsigned *>(Data[I]) = 0; // an unregistered host pointer: type 0, not an error
+    else if (R) return R;
+  }
+  return CUDA_SUCCESS;
+}

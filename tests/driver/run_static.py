@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""run_static.py: a corpus program built with nvcc's *default static cudart*, run unmodified through
+ptx2amd's libcuda.so.1 (static cudart dlopens libcuda.so.1: LD_LIBRARY_PATH puts ours first).
+
+Compiles tests/corpus/<prog>.cu (or any .cu given with --source) exactly as tests/shim/run_shim.py
+does except for `-cudart shared` (PTX for compute_90 embedded, plus the program's `// nvcc-flags:`),
+runs it with PTX2AMD_ARCH / PTX2AMD_WARP_POLICY, and requires exit status 0, a line ending in PASS
+(corpus programs) and stdout equal to the H200's: tests/golden/programs/<prog>.stdout when current
+(run_shim.golden decides), or --golden FILE.
+
+usage: run_static.py --nvcc NVCC --driver-dir DIR --work DIR (--prog NAME --corpus DIR --golden-dir DIR
+                     | --source FILE.cu --golden FILE) [--arch gfx1100] [--policy pack]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "shim"))
+from run_shim import golden  # noqa: E402  (the shim's rule for a current H200 golden)
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nvcc", required=True)
+    ap.add_argument("--driver-dir", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--prog")
+    ap.add_argument("--corpus")
+    ap.add_argument("--golden-dir")
+    ap.add_argument("--source")
+    ap.add_argument("--golden")
+    ap.add_argument("--arch", default="gfx1100")
+    ap.add_argument("--policy", default="pack")
+    ap.add_argument("--timeout", type=int, default=600)
+    a = ap.parse_args()
+    src = a.source or os.path.join(a.corpus, a.prog + ".cu")
+    name = os.path.splitext(os.path.basename(src))[0]
+    text = open(src).read()
+    m = re.search(r"^// nvcc-flags:(.*)$", text, re.M)
+    extra = m.group(1).split() if m else []
+    os.makedirs(a.work, exist_ok=True)
+    exe = os.path.join(a.work, name + ".static")
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        tmp = exe + ".tmp%d" % os.getpid()
+        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", tmp, src] + extra
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")
+            return 1
+        os.replace(tmp, exe)
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = a.driver_dir
+    env["PTX2AMD_ARCH"] = a.arch
+    env["PTX2AMD_WARP_POLICY"] = a.policy
+    env["PTX2AMD_DEVICE"] = "emu"
+    try:
+        r = subprocess.run([exe], capture_output=True, text=True, env=env, timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+        print("RESULT FAIL (timeout)")
+        return 1
+    sys.stdout.write(r.stdout[-6000:])
+    sys.stdout.write(r.stderr[-3000:])
+    if a.golden:
+        want, why = open(a.golden).read(), "golden given"
+    else:
+        want, why = golden(a.golden_dir, a.prog, src)
+    ok = r.returncode == 0
+    if a.prog:
+        lines = [l.rstrip() for l in r.stdout.splitlines()]
+        ok = ok and any(l.endswith("PASS") for l in lines) and not any(l.endswith("FAIL") for l in lines)
+    if want is not None and want != r.stdout:
+        print("stdout differs from the H200 golden")
+        ok = False
+    print(f"({why}; exit {r.returncode})")
+    print("RESULT PASS" if ok else "RESULT FAIL")
+    return 0 if ok else 1
+
+if __name__ == "__main__":
+    sys.exit(main())
