@@ -23,12 +23,13 @@ static float pk32(const Wave &w, const Opnd &o, unsigned l, unsigned k) {
 template <typename F> static void pkf32(Wave &w, const Inst &I, F f) {
   RoundScope R(round32(w));
   lanes(w, [&](unsigned l) {
+    uint32_t R[2]; // both halves read their sources before either is written
     for (unsigned k = 0; k < 2; ++k) {
       float r = f(pk32(w, I.s[0], l, k), I.ns > 1 ? pk32(w, I.s[1], l, k) : 0.0f, I.ns > 2 ? pk32(w, I.s[2], l, k) : 0.0f);
-      uint32_t b = b32(r);
-      if (flushOut32(w)) b = ftz32(b);
-      vwriteN(w, I.d[0], l, k, b);
+      R[k] = flushOut32(w) ? ftz32(b32(r)) : b32(r);
     }
+    vwriteN(w, I.d[0], l, 0, R[0]);
+    vwriteN(w, I.d[0], l, 1, R[1]);
   });
 }
 void v_pk_fma_f32(Wave &w, const Inst &I) { pkf32(w, I, [](float a, float b, float c) { return std::fma(a, b, c); }); }
