@@ -92,6 +92,8 @@ Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const 
   P->target = Target;
   P->gfx9 = StringRef(Target).starts_with("gfx9");
   P->gfx11 = StringRef(Target).starts_with("gfx11");
+  P->architectedFlatScratch = StringRef(Target).starts_with("gfx94") || StringRef(Target).starts_with("gfx95") ||
+                              StringRef(Target).starts_with("gfx11") || StringRef(Target).starts_with("gfx12");
   P->packedTid = Target == "gfx90a" || StringRef(Target).starts_with("gfx94") ||
                  StringRef(Target).starts_with("gfx95") || StringRef(Target).starts_with("gfx11") ||
                  StringRef(Target).starts_with("gfx12");

@@ -174,7 +174,7 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
     if (R2 & (1u << 8)) push32(Id[1]);
     if (R2 & (1u << 9)) push32(Id[2]);
     if (R2 & (1u << 10)) push32(0); // workgroup info
-    if (R2 & (1u << 0)) push32(uint32_t(WaveOffset));
+    if ((R2 & (1u << 0)) && !P.architectedFlatScratch) push32(uint32_t(WaveOffset));
     // Work-item IDs.
     unsigned IdDims = (R2 >> 11) & 3;
     for (unsigned l = 0; l < W; ++l) {

@@ -30,6 +30,9 @@ struct ProgramImage {
   unsigned waveSize = 64;
   bool packedTid = false; ///< work-item IDs packed 10:10:10 in v0 (gfx90a, gfx940+, gfx11+)
   bool gfx9 = false, gfx11 = false;
+  /// Architected flat scratch (gfx940+, gfx11+): the dispatcher sets FLAT_SCRATCH and
+  /// no private segment wave offset SGPR / flat scratch init is passed.
+  bool architectedFlatScratch = false;
   uint64_t base = 0, imageSize = 0; ///< device address of the loaded image
   std::vector<Inst> code;           ///< decoded instructions, in address order
   std::vector<Inst> helpers;        ///< DPP base instructions, VOPD halves

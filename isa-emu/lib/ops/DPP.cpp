@@ -25,7 +25,7 @@ static int dppLane(const Wave &w, unsigned Ctrl, unsigned l) {
   if (Ctrl == 0x13c) return int((l + w.W - 1) % w.W);               // wave_ror
   if (Ctrl == 0x140) return int(Row + 15 - P);                      // row_mirror
   if (Ctrl == 0x141) return int((l & ~7u) + 7 - (l & 7));           // row_half_mirror
-  if (Ctrl == 0x142) return P == 15 || Row == 0 ? -2 : int(Row - 1); // row_bcast15 (gfx9)
+  if (Ctrl == 0x142) return Row == 0 ? -2 : int(Row - 1);           // row_bcast15 (gfx9)
   if (Ctrl == 0x143) return l < 32 ? -2 : 31;                       // row_bcast31 (gfx9)
   if (Ctrl >= 0x150 && Ctrl <= 0x15f) return int(Row + (Ctrl & 15)); // row_share
   if (Ctrl >= 0x160 && Ctrl <= 0x16f) return int(Row + (P ^ (Ctrl & 15))); // row_xmask
