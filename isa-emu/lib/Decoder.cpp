@@ -145,6 +145,10 @@ std::string stripSuffixes(StringRef N, uint32_t &Flags) {
         break;
       }
   }
+  // TableGen spells some true16 opcodes with their name twice
+  // (V_CVT_F16_F32V_CVT_F16_F32_t16_e32_gfx11): one semantic name.
+  if (N.size() % 2 == 0 && N.take_front(N.size() / 2) == N.drop_front(N.size() / 2))
+    N = N.take_front(N.size() / 2);
   return N.str();
 }
 

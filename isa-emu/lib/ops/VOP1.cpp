@@ -140,3 +140,29 @@ void v_frexp_mant_f64(Wave &w, const Inst &I) {
 }
 
 } // namespace isaemu::detail
+
+namespace isaemu::detail {
+static void wh(Wave &w, const Inst &I, unsigned l, uint32_t h) {
+  if (w.prog->gfx9) vwrite32(w, I.d[0], l, h & 0xffff);
+  else vwrite16(w, I.d[0], l, h);
+}
+#define H1(NAME, EXPR)                                                                             \
+  void NAME(Wave &w, const Inst &I) {                                                              \
+    lanes(w, [&](unsigned l) {                                                                     \
+      float x = f16val(mods16(vread32(w, I.s[0], l), I.s[0].mods));                                \
+      wh(w, I, l, f16bits(_Float16(EXPR)));                                                        \
+    });                                                                                            \
+  }
+H1(v_trunc_f16, std::trunc(x))
+H1(v_ceil_f16, std::ceil(x))
+H1(v_floor_f16, std::floor(x))
+H1(v_rndne_f16, std::nearbyint(x))
+void v_cvt_f16_u16(Wave &w, const Inst &I) {
+  RoundScope R(round64(w));
+  lanes(w, [&](unsigned l) { wh(w, I, l, f16bits(_Float16(float(vread32(w, I.s[0], l) & 0xffff)))); });
+}
+void v_cvt_f16_i16(Wave &w, const Inst &I) {
+  RoundScope R(round64(w));
+  lanes(w, [&](unsigned l) { wh(w, I, l, f16bits(_Float16(float(int16_t(vread32(w, I.s[0], l)))))); });
+}
+} // namespace isaemu::detail

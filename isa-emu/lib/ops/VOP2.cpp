@@ -145,3 +145,99 @@ void v_cvt_pkrtz_f16_f32(Wave &w, const Inst &I) {
 }
 
 } // namespace isaemu::detail
+
+namespace isaemu::detail {
+// ---- 16-bit integer ops (true16 halves on gfx11; gfx9 zeroes the high half)
+static uint32_t src16(const Wave &w, const Opnd &o, unsigned l) { return vread32(w, o, l) & 0xffff; }
+static bool clampBit(const Inst &I) { return (I.flags & VE64) && I.nc >= 1 && I.c[0]; }
+#define I16(NAME, EXPR)                                                                            \
+  void NAME(Wave &w, const Inst &I) {                                                              \
+    bool Clamp = clampBit(I);                                                                      \
+    (void)Clamp;                                                                                   \
+    lanes(w, [&](unsigned l) {                                                                     \
+      uint32_t a = src16(w, I.s[0], l), b = I.ns > 1 ? src16(w, I.s[1], l) : 0;                    \
+      (void)b;                                                                                     \
+      wr16(w, I, l, uint32_t(EXPR) & 0xffff);                                                      \
+    });                                                                                            \
+  }
+I16(v_add_nc_u16, Clamp ? std::min<uint32_t>(a + b, 0xffff) : a + b)
+I16(v_sub_nc_u16, Clamp ? (a > b ? a - b : 0) : a - b)
+I16(v_and_b16, a & b)
+I16(v_or_b16, a | b)
+I16(v_xor_b16, a ^ b)
+I16(v_lshlrev_b16, b << (a & 15))
+I16(v_lshrrev_b16, b >> (a & 15))
+I16(v_ashrrev_i16, int16_t(b) >> (a & 15))
+I16(v_min_u16, std::min(a, b))
+I16(v_max_u16, std::max(a, b))
+I16(v_min_i16, std::min(int16_t(a), int16_t(b)))
+I16(v_max_i16, std::max(int16_t(a), int16_t(b)))
+I16(v_mul_lo_u16, a * b)
+void v_cndmask_b16(Wave &w, const Inst &I) {
+  uint64_t M = readMask(w, I.s[2]);
+  lanes(w, [&](unsigned l) {
+    const Opnd &S = ((M >> l) & 1) ? I.s[1] : I.s[0];
+    wr16(w, I, l, mods16(vread32(w, S, l), S.mods));
+  });
+}
+// 32-bit adds with clamp (saturation): v_add_nc_i32 / v_sub_nc_i32 (gfx9: v_add_i32 / v_sub_i32).
+void v_add_nc_i32(Wave &w, const Inst &I) {
+  bool Clamp = clampBit(I);
+  lanes(w, [&](unsigned l) {
+    int64_t r = int64_t(int32_t(vread32(w, I.s[0], l))) + int32_t(vread32(w, I.s[1], l));
+    if (Clamp) r = std::clamp<int64_t>(r, INT32_MIN, INT32_MAX);
+    vwrite32(w, I.d[0], l, uint32_t(r));
+  });
+}
+void v_sub_nc_i32(Wave &w, const Inst &I) {
+  bool Clamp = clampBit(I);
+  lanes(w, [&](unsigned l) {
+    int64_t r = int64_t(int32_t(vread32(w, I.s[0], l))) - int32_t(vread32(w, I.s[1], l));
+    if (Clamp) r = std::clamp<int64_t>(r, INT32_MIN, INT32_MAX);
+    vwrite32(w, I.d[0], l, uint32_t(r));
+  });
+}
+// Unsigned saturating forms of the 32-bit adds (clamp bit of the e64 encoding).
+void v_add_nc_u32_clamp(Wave &w, const Inst &I) {
+  bool Clamp = clampBit(I);
+  lanes(w, [&](unsigned l) {
+    uint64_t r = uint64_t(vread32(w, I.s[0], l)) + vread32(w, I.s[1], l);
+    vwrite32(w, I.d[0], l, Clamp && r > 0xffffffffull ? 0xffffffffu : uint32_t(r));
+  });
+}
+void v_sub_nc_u32_clamp(Wave &w, const Inst &I) {
+  bool Clamp = clampBit(I);
+  lanes(w, [&](unsigned l) {
+    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
+    vwrite32(w, I.d[0], l, Clamp && b > a ? 0u : a - b);
+  });
+}
+void v_subrev_nc_u32_clamp(Wave &w, const Inst &I) {
+  bool Clamp = clampBit(I);
+  lanes(w, [&](unsigned l) {
+    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
+    vwrite32(w, I.d[0], l, Clamp && a > b ? 0u : b - a);
+  });
+}
+// gfx9 v_madmk_f32 / v_mad_f32: multiply, round, add, round; denormals flushed.
+void v_mad_f32(Wave &w, const Inst &I) {
+  RoundScope R(round32(w));
+  lanes(w, [&](unsigned l) {
+    float a = f32(ftz32(b32(fsrc32(w, I.s[0], l)))), b = f32(ftz32(b32(fsrc32(w, I.s[1], l))));
+    float c = f32(ftz32(b32(fsrc32(w, I.s[2], l))));
+    float p = f32(ftz32(b32(a * b)));
+    vwrite32(w, I.d[0], l, ftz32(fres32(w, I, p + c)));
+  });
+}
+void v_fmac_f64(Wave &w, const Inst &I) {
+  RoundScope R(round64(w));
+  lanes(w, [&](unsigned l) {
+    double c = f64(flushIn64(w) ? ftz64(vread64(w, I.d[0], l)) : vread64(w, I.d[0], l));
+    vwrite64(w, I.d[0], l, fres64(w, I, std::fma(fsrc64(w, I.s[0], l), fsrc64(w, I.s[1], l), c)));
+  });
+}
+} // namespace isaemu::detail
+namespace isaemu::detail {
+// gfx9 v_madmk_f32 d, s0, K, s1 / v_madak_f32 d, s0, s1, K (operands already in MC order).
+void v_fmamk_f32_legacy(Wave &w, const Inst &I) { v_mad_f32(w, I); }
+} // namespace isaemu::detail

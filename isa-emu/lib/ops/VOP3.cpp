@@ -259,3 +259,73 @@ void v_permlane16_b32(Wave &w, const Inst &I) { permlane<false>(w, I); }
 void v_permlanex16_b32(Wave &w, const Inst &I) { permlane<true>(w, I); }
 
 } // namespace isaemu::detail
+
+namespace isaemu::detail {
+static uint32_t s16(const Wave &w, const Opnd &o, unsigned l) { return vread32(w, o, l) & 0xffff; }
+static void w16(Wave &w, const Inst &I, unsigned l, uint32_t h) {
+  if (w.prog->gfx9) vwrite32(w, I.d[0], l, h & 0xffff);
+  else vwrite16(w, I.d[0], l, h);
+}
+void v_med3_i16(Wave &w, const Inst &I) {
+  lanes(w, [&](unsigned l) {
+    int16_t a = int16_t(s16(w, I.s[0], l)), b = int16_t(s16(w, I.s[1], l)), c = int16_t(s16(w, I.s[2], l));
+    w16(w, I, l, uint16_t(std::max(std::min(a, b), std::min(std::max(a, b), c))));
+  });
+}
+void v_mad_u16(Wave &w, const Inst &I) {
+  bool Clamp = (I.flags & VE64) && I.nc >= 1 && I.c[0];
+  lanes(w, [&](unsigned l) {
+    uint32_t r = s16(w, I.s[0], l) * s16(w, I.s[1], l) + s16(w, I.s[2], l);
+    w16(w, I, l, Clamp ? std::min<uint32_t>(r, 0xffff) : r & 0xffff);
+  });
+}
+// gfx11 v_minmax_i32 / v_maxmin_i32 (and u32): min then max, max then min.
+I3(v_minmax_i32, std::max(std::min(int32_t(a), int32_t(b)), int32_t(c)))
+I3(v_maxmin_i32, std::min(std::max(int32_t(a), int32_t(b)), int32_t(c)))
+I3(v_minmax_u32, std::max(std::min(a, b), c))
+I3(v_maxmin_u32, std::min(std::max(a, b), c))
+// Dot products of four bytes.
+void v_dot4_u32_u8(Wave &w, const Inst &I) {
+  lanes(w, [&](unsigned l) {
+    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
+    uint64_t r = vread32(w, I.s[2], l);
+    for (unsigned k = 0; k < 4; ++k) r += ((a >> (8 * k)) & 0xff) * ((b >> (8 * k)) & 0xff);
+    bool Clamp = I.nc >= 1 && I.c[I.nc - 1 >= 0 ? 0 : 0];
+    vwrite32(w, I.d[0], l, Clamp && r > 0xffffffffull ? 0xffffffffu : uint32_t(r));
+  });
+}
+// gfx11 v_dot4_i32_iu8: NEG_LO bit of src0/src1 modifiers selects signed bytes.
+void v_dot4_i32_iu8(Wave &w, const Inst &I) {
+  bool S0 = I.s[0].mods & ModNeg, S1 = I.s[1].mods & ModNeg;
+  lanes(w, [&](unsigned l) {
+    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
+    int64_t r = int32_t(vread32(w, I.s[2], l));
+    for (unsigned k = 0; k < 4; ++k) {
+      int32_t x = S0 ? int8_t(a >> (8 * k)) : int32_t((a >> (8 * k)) & 0xff);
+      int32_t y = S1 ? int8_t(b >> (8 * k)) : int32_t((b >> (8 * k)) & 0xff);
+      r += int64_t(x) * y;
+    }
+    vwrite32(w, I.d[0], l, uint32_t(r));
+  });
+}
+// gfx90a v_dot4c_i32_i8: d += dot(signed bytes).
+void v_dot4c_i32_i8(Wave &w, const Inst &I) {
+  lanes(w, [&](unsigned l) {
+    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
+    int32_t r = int32_t(vread32(w, I.d[0], l));
+    for (unsigned k = 0; k < 4; ++k) r += int32_t(int8_t(a >> (8 * k))) * int8_t(b >> (8 * k));
+    vwrite32(w, I.d[0], l, uint32_t(r));
+  });
+}
+// v_pack_b32_f16 d, s0, s1: low halves (op_sel picks high ones), with neg modifiers.
+void v_pack_b32_f16(Wave &w, const Inst &I) {
+  lanes(w, [&](unsigned l) {
+    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
+    uint32_t lo = ((I.s[0].mods & ModOpSel0) ? a >> 16 : a) & 0xffff;
+    uint32_t hi = ((I.s[1].mods & ModOpSel0) ? b >> 16 : b) & 0xffff;
+    lo = mods16(lo, I.s[0].mods);
+    hi = mods16(hi, I.s[1].mods);
+    vwrite32(w, I.d[0], l, lo | hi << 16);
+  });
+}
+} // namespace isaemu::detail

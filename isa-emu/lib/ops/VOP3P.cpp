@@ -91,3 +91,16 @@ void v_fma_mix_f32(Wave &w, const Inst &I) {
 }
 
 } // namespace isaemu::detail
+
+namespace isaemu::detail {
+void v_pk_min_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return std::min(a, b); }); }
+void v_pk_max_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return std::max(a, b); }); }
+void v_pk_min_i16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(uint16_t(std::min(int16_t(a), int16_t(b)))); }); }
+void v_pk_max_i16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(uint16_t(std::max(int16_t(a), int16_t(b)))); }); }
+void v_pk_min_f16(Wave &w, const Inst &I) {
+  pk16op(w, I, [&](uint32_t a, uint32_t b, uint32_t) { return d2h(minmax64<false>(w, h2d(a), h2d(b))); });
+}
+void v_pk_max_f16(Wave &w, const Inst &I) {
+  pk16op(w, I, [&](uint32_t a, uint32_t b, uint32_t) { return d2h(minmax64<true>(w, h2d(a), h2d(b))); });
+}
+} // namespace isaemu::detail
