@@ -207,6 +207,8 @@ inline uint64_t readMask(const Wave &w, const Opnd &o) {
 /// DPP / DPP8 wrapper (ops/DPP.cpp): permutes src0 into a temporary row and
 /// runs the helper instruction I.aux under the row/bank write mask.
 void dppExec(Wave &w, const Inst &I);
+/// SDWA wrapper (ops/SDWA.cpp): c[0..3] = dst_sel, dst_unused, src0_sel, src1_sel.
+void sdwaExec(Wave &w, const Inst &I);
 
 // ---- reports ----------------------------------------------------------------------
 /// Marks the wave faulted with a report naming kernel, workgroup, wave, lane,

@@ -293,6 +293,35 @@ Expected<const OpRow *> rowFor(DecodeCtx &C, StringRef MCName, uint32_t &Flags) 
   return R;
 }
 
+// SDWA (gfx9 VOP1/VOP2): sdwaExec selects sub-dword sources into temporary
+// rows 256/257, runs the helper (destination: temporary row 258) and merges
+// the result into the destination per dst_sel/dst_unused.
+Error makeSdwa(DecodeCtx &C, Inst &I) {
+  Family F = I.row->family;
+  unsigned N = F == Family::VOP1 ? 3 : F == Family::VOP2 ? 4 : 0;
+  if (!N || I.nc < N || I.nd != 1 || I.d[0].kind != OK::V)
+    return opError(C, "SDWA form of " + Twine(I.row->name) + " is not supported");
+  Inst Base = I;
+  Base.nc = uint8_t(I.nc - N);
+  Base.flags &= ~VSdwa;
+  Base.d[0].reg = 258;
+  for (unsigned k = 0; k < (F == Family::VOP1 ? 1u : 2u) && k < I.ns; ++k) {
+    Base.s[k].kind = OK::V;
+    Base.s[k].reg = uint16_t(256 + k);
+    Base.s[k].hi = 0;
+    Base.s[k].mods &= ~ModSext;
+  }
+  int64_t Fd[4] = {6, 0, 6, 6};
+  for (unsigned k = 0; k < N; ++k) Fd[k] = I.c[I.nc - N + k];
+  for (unsigned k = 0; k < 8; ++k) I.c[k] = k < 4 ? Fd[k] : 0;
+  if (N == 3) I.c[3] = 6;
+  I.nc = 4;
+  I.aux = uint32_t(C.P.helpers.size());
+  C.P.helpers.push_back(Base);
+  I.fn = sdwaExec;
+  return Error::success();
+}
+
 // DPP/DPP8: the instruction runs its row's handler (a helper copy whose src0
 // is a temporary VGPR row) after dppExec has gathered the permuted src0.
 Error makeDpp(DecodeCtx &C, Inst &I) {
@@ -404,6 +433,8 @@ Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
         addImplicitOperands(C, D, I);
         if (I.flags & (VDpp | VDpp8))
           if (auto E = makeDpp(C, I)) return E;
+        if (I.flags & VSdwa)
+          if (auto E = makeSdwa(C, I)) return E;
       }
       std::string S;
       raw_string_ostream OS(S);

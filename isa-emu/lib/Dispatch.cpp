@@ -129,7 +129,7 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
   for (unsigned w = 0; w < L.wavesPerGroup; ++w) {
     Wave &V = WG.waves[w];
     V.W = W;
-    V.nv = 258;
+    V.nv = 259; // 256 architectural rows + temporaries (DPP/SDWA sources, VOPD/SDWA results)
     if (V.V.size() != size_t(V.nv) * W) V.V.assign(size_t(V.nv) * W, 0);
     if (P.gfx9 && V.A.size() != size_t(256) * W) V.A.assign(size_t(256) * W, 0);
     memset(V.S, 0, sizeof(V.S));
