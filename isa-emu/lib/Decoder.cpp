@@ -95,7 +95,7 @@ RegDesc parseReg(StringRef N) {
   if (N == "EXEC") return {OK::S, SExecLo, 2};
   if (N == "EXEC_LO") return {OK::S, SExecLo, 1};
   if (N == "EXEC_HI") return {OK::S, SExecHi, 1};
-  if (N == "M0") return {OK::S, SM0, 1};
+  if (N == "M0" || N.starts_with("M0_")) return {OK::S, SM0, 1};
   if (N.starts_with("FLAT_SCR")) {
     if (N.contains("_LO")) return {OK::S, SFlatScrLo, 1};
     if (N.contains("_HI")) return {OK::S, SFlatScrLo + 1, 1};

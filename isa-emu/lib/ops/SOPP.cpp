@@ -32,3 +32,22 @@ void s_trap(Wave &w, const Inst &I) {
 }
 
 } // namespace isaemu::detail
+
+namespace isaemu::detail {
+// gfx11 s_sendmsg_rtn_b32/b64: only MSG_RTN_GET_REALTIME (0x83) is modelled
+// (a per-wave instruction count stands in for the clock).
+void s_sendmsg_rtn(Wave &w, const Inst &I) {
+  unsigned Msg = unsigned(I.c[0]) & 0xff;
+  if (Msg == 0x83) {
+    if (I.d[0].count >= 2) swrite64(w, I.d[0], w.waveInstrs);
+    else swrite32(w, I.d[0], uint32_t(w.waveInstrs));
+    return;
+  }
+  raiseFault(w, I, "s_sendmsg_rtn " + std::to_string(Msg) + " (message not modelled)");
+}
+} // namespace isaemu::detail
+namespace isaemu::detail {
+void s_sethalt(Wave &w, const Inst &I) {
+  if (I.c[0] & 1) raiseFault(w, I, "s_sethalt 1 (the wave halts; reported as a trap)");
+}
+} // namespace isaemu::detail
