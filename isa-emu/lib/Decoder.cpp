@@ -20,6 +20,8 @@
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/Support/Casting.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -213,7 +215,13 @@ Error decodeOperands(DecodeCtx &C, const MCInstrDesc &D, ArrayRef<MCOperand> Ops
   unsigned NDefs = D.getNumDefs();
   uint8_t Mods = 0;
   for (unsigned i = 0; i < Ops.size(); ++i) {
-    const MCOperand &MO = Ops[i];
+    MCOperand MO = Ops[i];
+    if (MO.isExpr()) { // a forced literal, lit(0x0): a constant under a specifier
+      const MCExpr *E = MO.getExpr();
+      if (const auto *S = llvm::dyn_cast<llvm::MCSpecifierExpr>(E)) E = S->getSubExpr();
+      int64_t V;
+      if (E->evaluateAsAbsolute(V)) MO = MCOperand::createImm(V);
+    }
     int Type = i < D.getNumOperands() ? D.operands()[i].OperandType : -1;
     bool Tied = i < D.getNumOperands() && D.getOperandConstraint(i, MCOI::TIED_TO) != -1;
     if (i < NDefs) {
