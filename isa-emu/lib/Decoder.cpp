@@ -306,13 +306,14 @@ Expected<const OpRow *> rowFor(DecodeCtx &C, StringRef MCName, uint32_t &Flags) 
 // the result into the destination per dst_sel/dst_unused.
 Error makeSdwa(DecodeCtx &C, Inst &I) {
   Family F = I.row->family;
-  unsigned N = F == Family::VOP1 ? 3 : F == Family::VOP2 ? 4 : 0;
-  if (!N || I.nc < N || I.nd != 1 || I.d[0].kind != OK::V)
+  bool Cmp = F == Family::VOPC;
+  unsigned N = F == Family::VOP1 ? 3 : F == Family::VOP2 ? 4 : Cmp ? 2 : 0;
+  if (!N || I.nc < N || I.nd != 1 || (!Cmp && I.d[0].kind != OK::V))
     return opError(C, "SDWA form of " + Twine(I.row->name) + " is not supported");
   Inst Base = I;
   Base.nc = uint8_t(I.nc - N);
   Base.flags &= ~VSdwa;
-  Base.d[0].reg = 258;
+  if (!Cmp) Base.d[0].reg = 258; // VOPC writes its mask directly
   for (unsigned k = 0; k < (F == Family::VOP1 ? 1u : 2u) && k < I.ns; ++k) {
     Base.s[k].kind = OK::V;
     Base.s[k].reg = uint16_t(256 + k);
@@ -320,7 +321,7 @@ Error makeSdwa(DecodeCtx &C, Inst &I) {
     Base.s[k].mods &= ~ModSext;
   }
   int64_t Fd[4] = {6, 0, 6, 6};
-  for (unsigned k = 0; k < N; ++k) Fd[k] = I.c[I.nc - N + k];
+  for (unsigned k = 0; k < N; ++k) Fd[Cmp ? k + 2 : k] = I.c[I.nc - N + k];
   for (unsigned k = 0; k < 8; ++k) I.c[k] = k < 4 ? Fd[k] : 0;
   if (N == 3) I.c[3] = 6;
   I.nc = 4;

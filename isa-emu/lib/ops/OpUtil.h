@@ -67,13 +67,13 @@ inline double fsrc64(const Wave &w, const Opnd &o, unsigned l) {
 /// output denormal flushing.
 inline uint32_t fres32(const Wave &w, const Inst &I, float r) {
   if (I.nc >= 2 && I.c[1]) r = I.c[1] == 1 ? r * 2.0f : I.c[1] == 2 ? r * 4.0f : r * 0.5f;
-  if (I.nc >= 1 && (I.flags & VE64) && I.c[0]) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
+  if (I.nc >= 1 && I.c[0]) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
   uint32_t b = b32(r);
   return flushOut32(w) ? ftz32(b) : b;
 }
 inline uint64_t fres64(const Wave &w, const Inst &I, double r) {
   if (I.nc >= 2 && I.c[1]) r = I.c[1] == 1 ? r * 2.0 : I.c[1] == 2 ? r * 4.0 : r * 0.5;
-  if (I.nc >= 1 && (I.flags & VE64) && I.c[0]) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  if (I.nc >= 1 && I.c[0]) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
   uint64_t b = b64(r);
   return flushOut64(w) ? ftz64(b) : b;
 }

@@ -30,7 +30,7 @@ void sdwaExec(Wave &w, const Inst &I) {
       w.V[size_t(256 + k) * w.W + l] = select(vread32(w, I.s[k], l), Sel[k], I.s[k].mods & ModSext);
   });
   B.fn(w, B);
-  if (w.state == WaveState::Fault) return;
+  if (w.state == WaveState::Fault || B.row->family == Family::VOPC) return;
   lanes(w, [&](unsigned l) {
     uint32_t r = w.V[size_t(258) * w.W + l];
     uint32_t &d = w.V[size_t(I.d[0].reg) * w.W + l];

@@ -149,7 +149,8 @@ void v_cvt_pkrtz_f16_f32(Wave &w, const Inst &I) {
 namespace isaemu::detail {
 // ---- 16-bit integer ops (true16 halves on gfx11; gfx9 zeroes the high half)
 static uint32_t src16(const Wave &w, const Opnd &o, unsigned l) { return vread32(w, o, l) & 0xffff; }
-static bool clampBit(const Inst &I) { return (I.flags & VE64) && I.nc >= 1 && I.c[0]; }
+// c[0] is the clamp bit of every VOP3 encoding (VOP3-only opcodes carry no _e64 suffix).
+static bool clampBit(const Inst &I) { return I.nc >= 1 && I.c[0]; }
 #define I16(NAME, EXPR)                                                                            \
   void NAME(Wave &w, const Inst &I) {                                                              \
     bool Clamp = clampBit(I);                                                                      \

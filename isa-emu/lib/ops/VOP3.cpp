@@ -273,7 +273,7 @@ void v_med3_i16(Wave &w, const Inst &I) {
   });
 }
 void v_mad_u16(Wave &w, const Inst &I) {
-  bool Clamp = (I.flags & VE64) && I.nc >= 1 && I.c[0];
+  bool Clamp = I.nc >= 1 && I.c[0];
   lanes(w, [&](unsigned l) {
     uint32_t r = s16(w, I.s[0], l) * s16(w, I.s[1], l) + s16(w, I.s[2], l);
     w16(w, I, l, Clamp ? std::min<uint32_t>(r, 0xffff) : r & 0xffff);
