@@ -1474,3 +1474,8 @@ Handler special(SOp Op, VK) {
 
 } // namespace ops
 } // namespace emu::detail
+
+std::string emu::formatPrintfRecord(const std::string &Fmt, const uint8_t *Args, size_t N,
+                                    const std::function<bool(uint64_t, std::string &)> &ReadStr) {
+  return detail::formatVprintf(Fmt, Args, N, ReadStr);
+}

@@ -421,7 +421,20 @@ static bool approxUnary(FnCtx &fc, const ptx::Instruction &in, ptx::Type t) {
   case Opcode::Cos: r = fc.fpIntrinsic(Intrinsic::cos, {x}); break;
   case Opcode::Lg2: r = fc.fpIntrinsic(Intrinsic::log2, {x}); break;
   case Opcode::Ex2: r = fc.fpIntrinsic(Intrinsic::exp2, {x}); break;
-  case Opcode::Rsqrt: r = b.CreateFDiv(ConstantFP::get(x->getType(), 1.0), fc.fpIntrinsic(Intrinsic::sqrt, {x})); break;
+  case Opcode::Rsqrt:
+    r = b.CreateFDiv(ConstantFP::get(x->getType(), 1.0), fc.fpIntrinsic(Intrinsic::sqrt, {x}));
+    if (t == ptx::Type::F64) {
+      // The AMDGPU backend lowers an afn f64 division to Newton steps on
+      // v_rcp_f64 that give NaN for a divisor of 0 or inf (found by isa-emu,
+      // golden rsqrt.approx.f64 on gfx1100/gfx90a): PTX's rsqrt(+-0) = +-inf,
+      // rsqrt(+inf) = +0 are selected explicitly.
+      Type *ty = x->getType();
+      Value *isZero = b.CreateFCmpOEQ(x, ConstantFP::get(ty, 0.0));
+      Value *isInf = b.CreateFCmpOEQ(x, ConstantFP::getInfinity(ty));
+      r = b.CreateSelect(isInf, ConstantFP::get(ty, 0.0), r);
+      r = b.CreateSelect(isZero, b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::getInfinity(ty), x), r);
+    }
+    break;
   case Opcode::Tanh: {
     // tanh(x) = sign(x) * (1 - 2 / (2^(2|x|log2 e) + 1)); tanh(x) = x for |x| < 2^-8
     // (relative error below x^2/3 < 2^-17, inside tanh.approx's 2^-10.987).

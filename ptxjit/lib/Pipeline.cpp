@@ -28,7 +28,11 @@ void pinGlobals(llvm::Module &M, llvm::ArrayRef<std::string> Names) {
     llvm::GlobalVariable *G = M.getGlobalVariable(N, /*AllowInternal=*/true);
     if (!G || G->isDeclaration()) continue; // host access then fails with "not found"
     G->setLinkage(llvm::GlobalValue::ExternalLinkage);
-    G->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    // Protected: exported (the loader finds it by name) but not preemptible, so
+    // the code object's pc-relative references to it link (lld refuses
+    // R_AMDGPU_REL32_* against a default-visibility symbol of a shared object).
+    G->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+    G->setDSOLocal(true);
     G->setConstant(false);
   }
 }

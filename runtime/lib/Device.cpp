@@ -53,6 +53,13 @@ llvm::Expected<std::unique_ptr<Platform>> Platform::create(const PlatformOptions
     auto E = Emu();
     if (!E) return E.takeError();
     B = std::move(*E);
+  } else if (O.device == "isa") {
+    IsaBackendOptions I;
+    if (!O.arch.empty()) I.arch = O.arch;
+    I.threads = O.emuThreads;
+    auto R = createIsaBackend(I);
+    if (!R) return R.takeError();
+    B = std::move(*R);
   } else if (O.device == "hip" || O.device == "auto") {
     HipBackendOptions H;
     H.arch = O.arch;
@@ -70,7 +77,7 @@ llvm::Expected<std::unique_ptr<Platform>> Platform::create(const PlatformOptions
       B = std::move(*E);
     }
   } else {
-    return makeError(Errc::InvalidValue, "PTX2AMD_DEVICE='" + O.device + "' is not auto, hip or emu");
+    return makeError(Errc::InvalidValue, "PTX2AMD_DEVICE='" + O.device + "' is not auto, hip, emu or isa");
   }
   return std::unique_ptr<Platform>(new Platform(std::move(B)));
 }

@@ -29,6 +29,7 @@
 #include "GoldenTables.h"
 
 #include "emu/Emu.h"
+#include "isa-emu/IsaEmu.h"
 #include "ptxjit/Lowering.h"
 #include "support/Contract.h"
 #include "support/Error.h"
@@ -54,6 +55,9 @@ namespace {
 struct Options {
   std::string dataDir, ptxDir, arch = "gfx1100", policy = "pack", family, form, report;
   std::string expectedFile, tag = "all";
+  std::string device = "emu"; // emu (lowered IR) or isa (the code object, on isa-emu)
+  size_t sample = 0;          // run a fixed pseudo-random subset of this many forms (0 = all)
+  uint64_t seed = 1;
   bool updateExpected = false, strict = false;
   size_t rowStride = 1, minPass = 0, showRows = 0;
 };
@@ -158,6 +162,157 @@ struct Outcome {
   size_t rows = 0;
 };
 
+/// Fixed-seed sampling of forms: a form runs when its FNV-1a hash with the seed falls in the
+/// first sample/total of the hash range (about --sample forms in all, the same ones every run).
+bool sampled(const Options &o, const std::string &key, size_t total) {
+  uint64_t h = 1469598103934665603ull ^ o.seed;
+  for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return total == 0 || (h % total) < o.sample;
+}
+
+/// Compares a form's outputs (\p out, the family data's layout at offset 0) with the H200's.
+Outcome compareForm(const Options &o, const golden::Form &f, const std::vector<std::vector<uint64_t>> &cols,
+                    const std::vector<uint8_t> &out, const uint8_t *famData) {
+  Outcome res;
+  // Compare.  The emu output buffer has the family data's layout at offset 0.
+  golden::Form local = f;
+  local.offset = 0;
+  auto toks = golden::ref::split(f.name);
+  const std::string &op = toks[0], &ty = toks.back();
+  Approx ap;
+  if (!f.exact) ap = approxFor(f, op, ty);
+  size_t bad = 0, checked = 0;
+  std::string firstBad;
+  uint64_t in[3] = {0, 0, 0};
+  for (size_t r = 0; r < f.rows; r += o.rowStride) {
+    for (size_t i = 0; i < cols.size(); ++i) in[i] = cols[i][r];
+    if (golden::skipRow(f.name, in)) continue;
+    ++checked;
+    for (unsigned j = 0; j < f.outputs.size(); ++j) {
+      uint64_t e = local.output(out.data(), j, r), n = f.output(famData, j, r);
+      bool ok = e == n;
+      if (!ok && !f.exact) {
+        if (ty == "f16x2" || ty == "bf16x2")
+          ok = approxEqual(e & 0xffff, n & 0xffff, asDouble(in[0] & 0xffff, ty), asDouble(in[1] & 0xffff, ty), ap, ty) &&
+               approxEqual(e >> 16, n >> 16, asDouble(in[0] >> 16, ty), asDouble(in[1] >> 16, ty), ap, ty);
+        else
+          ok = approxEqual(e, n, asDouble(in[0], ty), asDouble(in[1], ty), ap, ty);
+      }
+      if (!ok) {
+        if (bad < o.showRows) {
+          std::fprintf(stderr, "  %s row %zu out%u: emu %#llx, H200 %#llx (in %#llx %#llx %#llx)\n", f.name.c_str(), r, j,
+                       (unsigned long long)e, (unsigned long long)n, (unsigned long long)in[0],
+                       (unsigned long long)in[1], (unsigned long long)in[2]);
+        }
+        if (bad == 0) {
+          char b[256];
+          std::snprintf(b, sizeof b, "row %zu out%u: emu %#llx, H200 %#llx (in %#llx %#llx %#llx)", r, j,
+                        (unsigned long long)e, (unsigned long long)n, (unsigned long long)in[0],
+                        (unsigned long long)in[1], (unsigned long long)in[2]);
+          firstBad = b;
+        }
+        ++bad;
+      }
+    }
+  }
+  res.rows = checked;
+  if (bad) {
+    res.detail = std::to_string(bad) + " of " + std::to_string(checked) + " rows differ; first: " + firstBad;
+    return res;
+  }
+  res.status = Outcome::Pass;
+  res.detail = std::to_string(checked) + " rows";
+  return res;
+}
+
+/// --device isa: the form's PTX translated to the code object ptx2amd ships
+/// (ptxjit::translate + amdgpulower::compileModule), run on isa-emu.
+Outcome runFormIsa(const Options &o, const golden::Form &f, const std::string &ptx, const uint8_t *famData,
+                   const amdgpulower::LowerOptions &lopts) {
+  Outcome res;
+  auto oneLine = [](const std::string &m) { return m.substr(0, m.find('\n')); };
+  llvm::LLVMContext ctx;
+  std::vector<amdgpulower::Diagnostic> diags;
+  auto mod = ptxjit::translate(ptx, f.entry + ".ptx", ptxjit::InputKind::PTX, ctx, diags);
+  llvm::Expected<std::vector<char>> co = mod ? amdgpulower::compileModule(std::move(*mod), lopts,
+                                                                          amdgpulower::OutputKind::CodeObject, diags)
+                                             : llvm::Expected<std::vector<char>>(mod.takeError());
+  if (!co) {
+    std::string first = oneLine(llvm::toString(co.takeError()));
+    std::string lower = first;
+    for (auto &c : lower) c = (char)std::tolower((unsigned char)c);
+    if (lower.find("unsupported") != std::string::npos || lower.find("not supported") != std::string::npos) {
+      res.status = Outcome::Unsupported;
+      res.detail = first;
+    } else {
+      res.detail = "translation: " + first;
+    }
+    return res;
+  }
+  isaemu::DeviceOptions dopts;
+  dopts.threads = 1;
+  dopts.arenaBytes = 1ull << 30;
+  auto dev = isaemu::Device::create(dopts);
+  if (!dev) {
+    res.detail = "device: " + oneLine(llvm::toString(dev.takeError()));
+    return res;
+  }
+  auto prog = (*dev)->loadCodeObject(*co);
+  if (!prog) {
+    res.detail = "load: " + oneLine(llvm::toString(prog.takeError()));
+    return res;
+  }
+  auto ki = (*prog)->kernel(f.entry);
+  if (!ki) {
+    res.detail = "load: " + oneLine(llvm::toString(ki.takeError()));
+    return res;
+  }
+  auto cols = golden::generateInputs(f.recipe);
+  uint64_t din[3] = {0, 0, 0}, dout = 0;
+  std::string err;
+  auto check = [&](llvm::Error e) {
+    if (e) {
+      if (err.empty()) err = oneLine(llvm::toString(std::move(e)));
+      else llvm::consumeError(std::move(e));
+    }
+  };
+  for (size_t i = 0; i < cols.size() && err.empty(); ++i) {
+    auto b = golden::packColumn(*f.recipe.classes[i], cols[i]);
+    auto a = (*dev)->malloc(b.size());
+    if (!a) { check(a.takeError()); break; }
+    din[i] = *a;
+    check((*dev)->copyToDevice(din[i], b.data(), b.size()));
+  }
+  for (size_t i = cols.size(); i < 3; ++i) din[i] = din[0];
+  const size_t outBytes = f.rows * f.rowBytes();
+  std::vector<uint8_t> out(outBytes);
+  if (err.empty()) {
+    auto a = (*dev)->malloc(outBytes);
+    if (!a) check(a.takeError());
+    else dout = *a;
+  }
+  if (err.empty()) check((*dev)->memset(dout, 0xA5, outBytes));
+  if (err.empty()) {
+    uint32_t n = (uint32_t)f.rows;
+    uint32_t blockDim[4] = {256, 1, 1, 0}; // pad: trailing __ptx2amd_block_dim explicit argument
+    void *args[] = {&din[0], &din[1], &din[2], &dout, &n, blockDim};
+    isaemu::LaunchConfig cfg;
+    cfg.grid.x = (uint32_t)((f.rows + 255) / 256);
+    cfg.block.x = 256;
+    if ((*ki)->explicitArgs.size() == 6) cfg.block.x = 64 * (256 / 32);
+    check((*dev)->launch(**prog, f.entry, cfg, args));
+  }
+  if (err.empty()) check((*dev)->copyFromDevice(out.data(), dout, outBytes));
+  if (!err.empty()) {
+    res.detail = "launch: " + err;
+    return res;
+  }
+  return compareForm(o, f, cols, out, famData);
+}
+
 /// Translates, runs and compares one form (in the child process).
 Outcome runForm(const Options &o, const golden::Form &f, const std::string &ptx, const uint8_t *famData) {
   Outcome res;
@@ -166,6 +321,7 @@ Outcome runForm(const Options &o, const golden::Form &f, const std::string &ptx,
   lopts.arch = o.arch;
   lopts.defaultPolicy = support::parseWarpPolicyName(o.policy).value_or(support::WarpPolicy::Pack);
   lopts.threads = 1;
+  if (o.device == "isa") return runFormIsa(o, f, ptx, famData, lopts);
   auto ctx = std::make_unique<llvm::LLVMContext>();
   std::vector<amdgpulower::Diagnostic> diags;
   auto mod = ptxjit::lowerPTX(ptx, f.entry + ".ptx", *ctx, lopts, diags);
@@ -247,55 +403,7 @@ Outcome runForm(const Options &o, const golden::Form &f, const std::string &ptx,
     res.detail = "launch: " + err;
     return res;
   }
-  // Compare.  The emu output buffer has the family data's layout at offset 0.
-  golden::Form local = f;
-  local.offset = 0;
-  auto toks = golden::ref::split(f.name);
-  const std::string &op = toks[0], &ty = toks.back();
-  Approx ap;
-  if (!f.exact) ap = approxFor(f, op, ty);
-  size_t bad = 0, checked = 0;
-  std::string firstBad;
-  uint64_t in[3] = {0, 0, 0};
-  for (size_t r = 0; r < f.rows; r += o.rowStride) {
-    for (size_t i = 0; i < cols.size(); ++i) in[i] = cols[i][r];
-    if (golden::skipRow(f.name, in)) continue;
-    ++checked;
-    for (unsigned j = 0; j < f.outputs.size(); ++j) {
-      uint64_t e = local.output(out.data(), j, r), n = f.output(famData, j, r);
-      bool ok = e == n;
-      if (!ok && !f.exact) {
-        if (ty == "f16x2" || ty == "bf16x2")
-          ok = approxEqual(e & 0xffff, n & 0xffff, asDouble(in[0] & 0xffff, ty), asDouble(in[1] & 0xffff, ty), ap, ty) &&
-               approxEqual(e >> 16, n >> 16, asDouble(in[0] >> 16, ty), asDouble(in[1] >> 16, ty), ap, ty);
-        else
-          ok = approxEqual(e, n, asDouble(in[0], ty), asDouble(in[1], ty), ap, ty);
-      }
-      if (!ok) {
-        if (bad < o.showRows) {
-          std::fprintf(stderr, "  %s row %zu out%u: emu %#llx, H200 %#llx (in %#llx %#llx %#llx)\n", f.name.c_str(), r, j,
-                       (unsigned long long)e, (unsigned long long)n, (unsigned long long)in[0],
-                       (unsigned long long)in[1], (unsigned long long)in[2]);
-        }
-        if (bad == 0) {
-          char b[256];
-          std::snprintf(b, sizeof b, "row %zu out%u: emu %#llx, H200 %#llx (in %#llx %#llx %#llx)", r, j,
-                        (unsigned long long)e, (unsigned long long)n, (unsigned long long)in[0],
-                        (unsigned long long)in[1], (unsigned long long)in[2]);
-          firstBad = b;
-        }
-        ++bad;
-      }
-    }
-  }
-  res.rows = checked;
-  if (bad) {
-    res.detail = std::to_string(bad) + " of " + std::to_string(checked) + " rows differ; first: " + firstBad;
-    return res;
-  }
-  res.status = Outcome::Pass;
-  res.detail = std::to_string(checked) + " rows";
-  return res;
+  return compareForm(o, f, cols, out, famData);
 }
 
 /// Runs runForm in a forked child; a crash or hang becomes a Fail.
@@ -370,6 +478,9 @@ int main(int argc, char **argv) {
     else if (k == "--update-expected") o.updateExpected = v == "1";
     else if (k == "--strict") o.strict = v == "1";
     else if (k == "--show-rows") o.showRows = std::stoul(v);
+    else if (k == "--device") o.device = v;
+    else if (k == "--sample") o.sample = std::stoul(v);
+    else if (k == "--seed") o.seed = std::stoull(v);
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -431,6 +542,7 @@ int main(int argc, char **argv) {
     size_t fpass = 0, ffail = 0, funs = 0;
     for (const auto &f : fam.forms) {
       if (!o.form.empty() && f.name.find(o.form) == std::string::npos) continue;
+      if (o.sample && !sampled(o, fam.name + "/" + f.name, man->numForms)) continue;
       auto kit = kernels.find(f.entry);
       Outcome r;
       if (kit == kernels.end()) r.detail = "entry " + f.entry + " not in " + fam.ptxFile;

@@ -40,6 +40,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--ptx-arch", default="compute_90",
                     help="virtual arch whose PTX is embedded (Thrust's sm_90 PTX uses TMA/mbarrier, not translated yet)")
+    ap.add_argument("--device", default="", help="PTX2AMD_DEVICE (empty: the runtime's default, auto)")
     ap.add_argument("--emu-threads", type=int, default=0, help="PTX2AMD_EMU_THREADS (0: emulator default)")
     ap.add_argument("--expect-stderr", action="append", default=[],
                     help="text that must appear in the program's stderr")
@@ -75,6 +76,8 @@ def main():
         env["LD_LIBRARY_PATH"] = a.shim_dir
         env["PTX2AMD_ARCH"] = a.arch
         env["PTX2AMD_WARP_POLICY"] = a.policy
+    if a.device:
+        env["PTX2AMD_DEVICE"] = a.device
     if a.emu_threads:
         env["PTX2AMD_EMU_THREADS"] = str(a.emu_threads)
     try:
@@ -86,8 +89,8 @@ def main():
     t2 = time.time()
     sys.stdout.write(r.stdout[-6000:])
     sys.stderr.write(r.stderr[-6000:])
-    print("compile %.1f s, run %.1f s (%s %s, PTX %s, emu threads %s)" % (t1 - t0, t2 - t1, a.arch, a.policy,
-                                                                        a.ptx_arch, a.emu_threads or "default"))
+    print("compile %.1f s, run %.1f s (%s %s, PTX %s, device %s, emu threads %s)" % (
+        t1 - t0, t2 - t1, a.arch, a.policy, a.ptx_arch, a.device or "default", a.emu_threads or "default"))
     ok = True
     if a.expect_failure:
         if r.returncode == 0:

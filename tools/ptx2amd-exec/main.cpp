@@ -1,6 +1,6 @@
 //===- ptx2amd-exec - run a CUDA program on ptx2amd's runtime ---------------===//
 //
-//   ptx2amd-exec [--device=auto|hip|emu] [--arch=gfxNNN] [--warp-policy=SPEC]
+//   ptx2amd-exec [--device=auto|hip|emu|isa] [--arch=gfxNNN] [--warp-policy=SPEC]
 //                [--cache-dir=DIR] [-v] -- PROGRAM [ARGS...]
 //
 // Sets the environment the runtime reads (PTX2AMD_DEVICE, PTX2AMD_ARCH,
@@ -28,11 +28,12 @@
 namespace {
 
 void usage(FILE *F) {
-  fprintf(F, "usage: ptx2amd-exec [--device=auto|hip|emu] [--arch=gfxNNN] [--warp-policy=pack|pad[,KERNEL=pack|pad...]]\n"
+  fprintf(F, "usage: ptx2amd-exec [--device=auto|hip|emu|isa] [--arch=gfxNNN] [--warp-policy=pack|pad[,KERNEL=pack|pad...]]\n"
              "                    [--cache-dir=DIR] [-v] -- PROGRAM [ARGS...]\n"
              "Runs an unmodified `nvcc -cudart shared` CUDA program on ptx2amd's runtime.\n"
              "Environment equivalents: PTX2AMD_DEVICE, PTX2AMD_ARCH, PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR,\n"
-             "PTX2AMD_LOG (-v sets info). auto = the AMD GPU through HIP when present, else the emulator.\n");
+             "PTX2AMD_LOG (-v sets info). auto = the AMD GPU through HIP when present, else the emulator;\n"
+             "isa = the code object on isa-emu (the machine-code emulator).\n");
 }
 
 std::string envOr(const char *Name, const char *Default) {
@@ -80,11 +81,11 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  if (Device != "auto" && Device != "hip" && Device != "emu") {
-    fprintf(stderr, "ptx2amd-exec: --device=%s is not auto, hip or emu\n", Device.c_str());
+  if (Device != "auto" && Device != "hip" && Device != "emu" && Device != "isa") {
+    fprintf(stderr, "ptx2amd-exec: --device=%s is not auto, hip, emu or isa\n", Device.c_str());
     return 2;
   }
-  if (Device != "emu") {
+  if (Device != "emu" && Device != "isa") {
     runtime::HipBackendOptions H;
     H.arch = Device == "hip" ? Arch : "";
     auto B = runtime::createHipBackend(H);

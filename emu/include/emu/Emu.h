@@ -155,4 +155,10 @@ private:
   std::unique_ptr<Impl> P;
 };
 
+/// Formats one record of the device-printf buffer (CUDA vprintf argument
+/// block with natural alignment; ReadStr resolves %s pointers). Shared with
+/// other backends that drain the same buffer layout (runtime's isa backend).
+std::string formatPrintfRecord(const std::string &Fmt, const uint8_t *Args, size_t N,
+                               const std::function<bool(uint64_t, std::string &)> &ReadStr);
+
 } // namespace emu

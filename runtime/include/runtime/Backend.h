@@ -2,7 +2,7 @@
 //
 // A backend is one way of executing translated PTX: `emu` (amdgpu-emu running
 // the lowered LLVM module on the CPU), `hip` (the ROCm HIP runtime, dlopen'ed,
-// running the code object on an AMD GPU) and, later, `isa` (the machine-code
+// running the code object on an AMD GPU) and `isa` (the machine-code
 // emulator running the code object). The core (Context, Stream, Module, ...)
 // owns every CUDA-level concept -- allocation registry, in-order stream
 // queues with worker threads, events, the legacy default stream's implicit
@@ -27,9 +27,10 @@
 //  * launch() receives the kernarg segment the core's KernargBuilder built
 //    (explicit arguments at the kernel's .param layout, the launcher-filled
 //    pad block-dim argument, then the code-object-v5 hidden block). A backend
-//    that fills its own hidden block (HIP, amdgpu-emu) uses only the explicit
-//    part; one that does not (the isa emulator) uses all of it and patches
-//    the backend-specific fields (apertures, queue/dispatch pointers).
+//    that fills its own hidden block (HIP, amdgpu-emu, isa-emu: by the code
+//    object's .value_kind, with its own apertures and queue/dispatch
+//    pointers) uses only the explicit part; one that does not would use all
+//    of it and patch the backend-specific fields.
 //  * Errors are runtime::RuntimeError (Error.h); a kernel fault must be
 //    LaunchFailure / IllegalAddress / Assert so the core makes it sticky.
 //
@@ -213,5 +214,12 @@ struct HipBackendOptions {
 // Fails with BackendUnavailable when the library cannot be loaded or lacks a
 // required entry point, NoDevice when HIP sees no AMD GPU.
 llvm::Expected<std::unique_ptr<Backend>> createHipBackend(const HipBackendOptions &O);
+
+struct IsaBackendOptions {
+  std::string arch = "gfx1100";  // gfx1100 (wave32), gfx90a / gfx942 (wave64)
+  unsigned threads = 0;          // isa-emu host threads (0 = all)
+};
+// isa-emu running the code object (runtime/backends/Isa.cpp).
+llvm::Expected<std::unique_ptr<Backend>> createIsaBackend(const IsaBackendOptions &O);
 
 } // namespace runtime

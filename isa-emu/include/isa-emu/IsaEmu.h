@@ -1,0 +1,145 @@
+//===- isa-emu/IsaEmu.h - machine-code emulator host API -------*- C++ -*-===//
+//
+// Public host API of isa-emu, the CPU emulator of the AMDGPU *machine code*
+// ptx2amd ships (gfx1100 wave32, gfx90a / gfx942 wave64). Unlike emu/ (which
+// runs the LLVM IR before instruction selection), isa-emu loads the code
+// object ELF itself: .text, the 64-byte kernel descriptors, dynamic
+// relocations and the msgpack metadata note; every instruction is decoded
+// once at load by LLVM's AMDGPU MC disassembler into a compact internal form
+// (one handler per opcode, isa-emu/lib/Opcodes.def). A launch builds a real
+// AQL dispatch packet and a kernarg segment (explicit arguments + the hidden
+// block filled by value kind, as the HIP runtime does) in emulated device
+// memory and starts each wave in the state AMDGPUUsage "Initial Kernel
+// Execution State" specifies for the descriptor's bits. Every failure
+// (unknown opcode at load, memory fault, trap) is an llvm::Error.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace isaemu {
+
+/// Apertures of the flat address space as this emulator reports them through
+/// src_shared_base / src_private_base (hi dword of a flat address).
+inline constexpr uint64_t SharedApertureBase = 0x0001000000000000ull;
+inline constexpr uint64_t PrivateApertureBase = 0x0002000000000000ull;
+/// Device addresses of global memory start here.
+inline constexpr uint64_t GlobalBase = 0x0000000100000000ull;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// The 64-byte amd_kernel_code_t successor (AMDGPUUsage "Kernel Descriptor").
+struct KernelDescriptor {
+  uint32_t groupSegmentFixedSize = 0;
+  uint32_t privateSegmentFixedSize = 0;
+  uint32_t kernargSize = 0;
+  int64_t kernelCodeEntryByteOffset = 0;
+  uint32_t computePgmRsrc3 = 0, computePgmRsrc1 = 0, computePgmRsrc2 = 0;
+  uint16_t kernelCodeProperties = 0;
+  uint16_t kernargPreload = 0;
+};
+
+struct KernelArg {
+  std::string name, valueKind; ///< "by_value", "global_buffer", "hidden_block_count_x", ...
+  uint32_t offset = 0, size = 0;
+};
+
+struct KernelInfo {
+  std::string name;
+  std::string target;          ///< "gfx1100", "gfx90a", ...
+  unsigned waveSize = 64;
+  KernelDescriptor kd;
+  uint64_t kdAddress = 0, entryAddress = 0; ///< device addresses
+  std::vector<KernelArg> explicitArgs, hiddenArgs;
+  uint32_t kernargSegmentSize = 0, kernargSegmentAlign = 8;
+  uint32_t groupSegmentFixedSize = 0, privateSegmentFixedSize = 0;
+  bool usesDynamicStack = false;
+  uint32_t sgprCount = 0, vgprCount = 0, agprCount = 0;
+  unsigned instructions = 0; ///< decoded instructions of the kernel's code
+};
+
+struct DeviceOptions {
+  unsigned threads = 0;              ///< host threads running workgroups (0 = hardware)
+  uint64_t arenaBytes = 4ull << 30;  ///< virtual reservation of device memory
+  uint64_t maxWaveInstructions = 0;  ///< abort a launch after this many (0 = unlimited)
+  unsigned sliceInstructions = 2048; ///< wave instructions before a workgroup switches waves
+};
+
+struct LaunchConfig {
+  Dim3 grid;  ///< workgroups per dimension
+  Dim3 block; ///< work-items per workgroup (hardware geometry)
+  uint32_t dynamicLdsBytes = 0;
+  uint32_t dynamicPrivateBytes = 16384; ///< per lane, added when the kernel uses a dynamic stack
+};
+
+struct Counters {
+  uint64_t laneInstructions = 0; ///< sum over executed wave instructions of active lanes (VALU)
+  uint64_t waveInstructions = 0;
+};
+
+class Device;
+namespace detail {
+struct ProgramImage;
+}
+
+/// A loaded code object. Owned by its Device.
+class Program {
+public:
+  std::vector<std::string> kernelNames() const;
+  llvm::Expected<const KernelInfo *> kernel(llvm::StringRef name) const;
+  /// Device address of a symbol (STT_OBJECT / STT_FUNC) of the code object.
+  llvm::Expected<uint64_t> symbolAddress(llvm::StringRef name) const;
+  /// Disassembly of the kernel's code as decoded at load (one line each).
+  std::string disassembly(llvm::StringRef kernel) const;
+
+private:
+  friend class Device;
+  explicit Program(detail::ProgramImage *I) : Img(I) {}
+  detail::ProgramImage *Img;
+};
+
+class Device {
+public:
+  static llvm::Expected<std::unique_ptr<Device>> create(DeviceOptions Opts = {});
+  ~Device();
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  /// Load an AMDGPU code object (ET_DYN ELF, code object v4/v5/v6).
+  llvm::Expected<Program *> loadCodeObject(llvm::ArrayRef<char> Elf);
+  /// Same, but opcodes without a handler are collected in \p Missing (their
+  /// instructions fault if executed) instead of failing the load; for tools.
+  llvm::Expected<Program *> loadCodeObject(llvm::ArrayRef<char> Elf, std::set<std::string> *Missing);
+
+  llvm::Expected<uint64_t> malloc(uint64_t Bytes);
+  llvm::Error copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes);
+  llvm::Error copyFromDevice(void *Dst, uint64_t Src, uint64_t Bytes);
+  llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);
+
+  /// Launch \p Kernel; \p Args has one pointer per explicit argument of the
+  /// metadata (its .size bytes are copied to its .offset). Synchronous.
+  llvm::Error launch(Program &P, llvm::StringRef Kernel, const LaunchConfig &Cfg, void **Args);
+
+  Counters counters() const;
+  void resetCounters();
+
+  struct Impl;
+
+private:
+  explicit Device(std::unique_ptr<Impl> I);
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace isaemu

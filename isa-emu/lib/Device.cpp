@@ -1,0 +1,181 @@
+//===- Device.cpp - isa-emu device: memory, code objects, dispatch --------===//
+//
+// Device memory is one virtual reservation (GlobalBase + offset, bump
+// allocated). A launch lays out what the HIP runtime would: the kernarg
+// segment (explicit arguments at their metadata offsets, hidden arguments
+// filled by .value_kind), a 64-byte AQL kernel-dispatch packet, a queue
+// object and the scratch backing (private segment, swizzled per lane as the
+// hardware addresses it), then runs the workgroups on host threads in
+// dispatch order (a workgroup only ever waits for earlier ones).
+//
+//===----------------------------------------------------------------------===//
+#include "Dispatch.h"
+#include "Image.h"
+#include "Loader.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <sys/mman.h>
+#include <thread>
+
+using namespace llvm;
+
+namespace isaemu {
+
+struct Device::Impl {
+  DeviceOptions opts;
+  uint8_t *arena = nullptr;
+  uint64_t arenaBytes = 0;
+  std::mutex allocMu;
+  std::atomic<uint64_t> used{0};
+  std::vector<std::unique_ptr<detail::ProgramImage>> programs;
+  std::vector<std::unique_ptr<Program>> handles;
+  Counters counters;
+
+  Expected<uint64_t> alloc(uint64_t Bytes) {
+    std::lock_guard<std::mutex> L(allocMu);
+    uint64_t Off = (used.load() + 255) & ~uint64_t(255);
+    if (Off + Bytes > arenaBytes)
+      return createStringError("isa-emu: out of device memory (" + Twine(Bytes) + " bytes)");
+    used.store(Off + std::max<uint64_t>(Bytes, 1));
+    return GlobalBase + Off;
+  }
+  uint8_t *host(uint64_t Addr, uint64_t N) {
+    if (Addr < GlobalBase || Addr - GlobalBase + N > used.load()) return nullptr;
+    return arena + (Addr - GlobalBase);
+  }
+};
+
+Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
+Device::~Device() {
+  if (P && P->arena) munmap(P->arena, P->arenaBytes);
+}
+
+Expected<std::unique_ptr<Device>> Device::create(DeviceOptions Opts) {
+  auto I = std::make_unique<Impl>();
+  I->opts = Opts;
+  I->arenaBytes = Opts.arenaBytes;
+  void *M = mmap(nullptr, I->arenaBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (M == MAP_FAILED) return createStringError("isa-emu: cannot reserve device memory");
+  I->arena = static_cast<uint8_t *>(M);
+  return std::unique_ptr<Device>(new Device(std::move(I)));
+}
+
+Expected<uint64_t> Device::malloc(uint64_t Bytes) { return P->alloc(Bytes); }
+
+Error Device::copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes) {
+  uint8_t *H = P->host(Dst, Bytes);
+  if (!H) return createStringError("isa-emu: copyToDevice outside device memory");
+  memcpy(H, Src, Bytes);
+  return Error::success();
+}
+Error Device::copyFromDevice(void *Dst, uint64_t Src, uint64_t Bytes) {
+  uint8_t *H = P->host(Src, Bytes);
+  if (!H) return createStringError("isa-emu: copyFromDevice outside device memory");
+  memcpy(Dst, H, Bytes);
+  return Error::success();
+}
+Error Device::memset(uint64_t Dst, int Value, uint64_t Bytes) {
+  uint8_t *H = P->host(Dst, Bytes);
+  if (!H) return createStringError("isa-emu: memset outside device memory");
+  ::memset(H, Value, Bytes);
+  return Error::success();
+}
+
+Expected<Program *> Device::loadCodeObject(ArrayRef<char> Elf) {
+  return loadCodeObject(Elf, nullptr);
+}
+
+Expected<Program *> Device::loadCodeObject(ArrayRef<char> Elf, std::set<std::string> *Missing) {
+  detail::DeviceMemory Mem;
+  Mem.alloc = [this](uint64_t N) { return P->alloc(N); };
+  Mem.host = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
+  Mem.missing = Missing;
+  auto Img = detail::loadProgram(Elf, Mem);
+  if (!Img) return Img.takeError();
+  P->programs.push_back(std::move(*Img));
+  P->handles.push_back(std::unique_ptr<Program>(new Program(P->programs.back().get())));
+  return P->handles.back().get();
+}
+
+Counters Device::counters() const { return P->counters; }
+void Device::resetCounters() { P->counters = {}; }
+
+Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, void **Args) {
+  const detail::ProgramImage &PI = *Prog.Img;
+  auto It = PI.kernels.find(Kernel);
+  if (It == PI.kernels.end()) return createStringError("isa-emu: no kernel '" + Kernel + "'");
+  const detail::KernelImage &K = It->second;
+  detail::LaunchState LS;
+  LS.dev = P.get();
+  LS.prog = &PI;
+  LS.kernel = &K;
+  LS.cfg = Cfg;
+  if (Cfg.block.count() == 0 || Cfg.block.count() > 1024 || Cfg.grid.count() == 0)
+    return createStringError("isa-emu: bad launch geometry");
+
+  detail::DispatchMemory DM;
+  DM.alloc = [this](uint64_t N) { return P->alloc(N); };
+  DM.host = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
+  unsigned Threads = P->opts.threads ? P->opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  Threads = unsigned(std::min<uint64_t>(Threads, Cfg.grid.count()));
+  auto Layout = detail::buildDispatch(LS, DM, Args, Threads);
+  if (!Layout) return Layout.takeError();
+  LS.arena = P->arena;
+  LS.arenaMapped = P->used.load();
+
+  std::atomic<uint64_t> Next{0};
+  uint64_t Total = Cfg.grid.count();
+  auto Worker = [&](unsigned Slot) {
+    detail::Workgroup WG;
+    while (!LS.abort.load(std::memory_order_relaxed)) {
+      uint64_t L = Next.fetch_add(1);
+      if (L >= Total) break;
+      uint32_t Id[3] = {uint32_t(L % Cfg.grid.x), uint32_t((L / Cfg.grid.x) % Cfg.grid.y),
+                        uint32_t(L / (uint64_t(Cfg.grid.x) * Cfg.grid.y))};
+      detail::initWorkgroup(LS, *Layout, WG, Id, Slot);
+      if (!detail::runWorkgroup(LS, WG)) {
+        LS.abort.store(true);
+        break;
+      }
+    }
+  };
+  if (Threads <= 1) Worker(0);
+  else {
+    std::vector<std::thread> Pool;
+    for (unsigned t = 0; t < Threads; ++t) Pool.emplace_back(Worker, t);
+    for (auto &T : Pool) T.join();
+  }
+  P->counters.laneInstructions += LS.laneInstrs.load();
+  P->counters.waveInstructions += LS.waveInstrs.load();
+  if (!LS.error.empty()) return createStringError(LS.error);
+  return Error::success();
+}
+
+// ---- Program ---------------------------------------------------------------------
+std::vector<std::string> Program::kernelNames() const {
+  std::vector<std::string> N;
+  for (auto &[K, _] : Img->kernels) N.push_back(K);
+  return N;
+}
+Expected<const KernelInfo *> Program::kernel(StringRef Name) const {
+  auto It = Img->kernels.find(Name);
+  if (It == Img->kernels.end()) return createStringError("isa-emu: no kernel '" + Name + "'");
+  return &It->second.info;
+}
+Expected<uint64_t> Program::symbolAddress(StringRef Name) const {
+  auto It = Img->symbols.find(Name);
+  if (It == Img->symbols.end()) return createStringError("isa-emu: no symbol '" + Name + "'");
+  return It->second;
+}
+std::string Program::disassembly(StringRef Kernel) const {
+  std::string S;
+  auto It = Img->kernels.find(Kernel);
+  if (It == Img->kernels.end()) return S;
+  uint32_t F = Img->func[It->second.entryIndex];
+  for (size_t i = It->second.entryIndex; i < Img->code.size() && Img->func[i] == F; ++i)
+    S += "  0x" + utohexstr(Img->code[i].addr - Img->base) + ": " + Img->text[i] + "\n";
+  return S;
+}
+
+} // namespace isaemu

@@ -1,0 +1,196 @@
+//===- Dispatch.cpp - what the HIP runtime and the hardware set up --------===//
+//
+// The kernarg segment (explicit arguments + hidden arguments by .value_kind,
+// as HIP fills them), the hsa_kernel_dispatch_packet_t, and each wave's
+// initial state exactly as AMDGPUUsage "Initial Kernel Execution State"
+// specifies from the descriptor: user SGPRs in order (private segment
+// buffer, dispatch ptr, queue ptr, kernarg segment ptr, dispatch id, flat
+// scratch init, private segment size), then the system SGPRs enabled in
+// COMPUTE_PGM_RSRC2 (workgroup IDs X/Y/Z, workgroup info, private segment
+// wave byte offset) from USER_SGPR_COUNT on; work-item IDs in v0 (packed
+// 10:10:10 where the target packs them) or v0/v1/v2; EXEC for the partial
+// last wave; MODE from the descriptor's float round/denorm/dx10/ieee bits.
+//
+//===----------------------------------------------------------------------===//
+#include "Dispatch.h"
+
+using namespace llvm;
+
+namespace isaemu::detail {
+
+namespace {
+template <typename T> void put(uint8_t *P, uint64_t Off, T V) { memcpy(P + Off, &V, sizeof(T)); }
+
+unsigned gridDims(const LaunchConfig &C) {
+  if (C.grid.z > 1 || C.block.z > 1) return 3;
+  if (C.grid.y > 1 || C.block.y > 1) return 2;
+  return 1;
+}
+} // namespace
+
+Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M, void **Args,
+                                       unsigned Slots) {
+  const KernelInfo &K = LS.kernel->info;
+  const LaunchConfig &C = LS.cfg;
+  DispatchLayout L;
+  unsigned W = K.waveSize;
+  L.wavesPerGroup = unsigned((C.block.count() + W - 1) / W);
+  L.ldsBytes = K.groupSegmentFixedSize + C.dynamicLdsBytes;
+  if (L.ldsBytes > 65536) return createStringError("isa-emu: LDS of " + Twine(L.ldsBytes) + " bytes exceeds 64 KiB");
+  L.privPerLane = K.privateSegmentFixedSize + (K.usesDynamicStack ? C.dynamicPrivateBytes : 0);
+  L.privPerLane = (L.privPerLane + 3) & ~3u;
+
+  // Kernarg segment.
+  uint64_t KSize = std::max<uint64_t>(K.kernargSegmentSize, 256);
+  auto KA = M.alloc(KSize);
+  if (!KA) return KA.takeError();
+  uint8_t *KH = M.host(*KA, KSize);
+  memset(KH, 0, KSize);
+  for (size_t a = 0; a < K.explicitArgs.size(); ++a) {
+    const KernelArg &A = K.explicitArgs[a];
+    if (A.offset + A.size > KSize) return createStringError("isa-emu: argument outside the kernarg segment");
+    memcpy(KH + A.offset, Args[a], A.size);
+  }
+  // Queue (amd_queue_t is not modelled: zeroes) and dispatch packet.
+  auto QA = M.alloc(256);
+  if (!QA) return QA.takeError();
+  memset(M.host(*QA, 256), 0, 256);
+  auto DA = M.alloc(64);
+  if (!DA) return DA.takeError();
+  uint8_t *D = M.host(*DA, 64);
+  memset(D, 0, 64);
+  put<uint16_t>(D, 0, uint16_t(2 /*KERNEL_DISPATCH*/ | 1 << 8 /*barrier*/ | 2 << 9 | 2 << 11));
+  put<uint16_t>(D, 2, uint16_t(gridDims(C)));
+  put<uint16_t>(D, 4, uint16_t(C.block.x));
+  put<uint16_t>(D, 6, uint16_t(C.block.y));
+  put<uint16_t>(D, 8, uint16_t(C.block.z));
+  put<uint32_t>(D, 12, C.grid.x * C.block.x);
+  put<uint32_t>(D, 16, C.grid.y * C.block.y);
+  put<uint32_t>(D, 20, C.grid.z * C.block.z);
+  put<uint32_t>(D, 24, L.privPerLane);
+  put<uint32_t>(D, 28, L.ldsBytes);
+  put<uint64_t>(D, 32, K.kdAddress);
+  put<uint64_t>(D, 40, *KA);
+  for (const KernelArg &A : K.hiddenArgs) {
+    StringRef V = A.valueKind;
+    uint8_t *P = KH + A.offset;
+    if (A.offset + A.size > KSize) return createStringError("isa-emu: hidden argument outside the kernarg segment");
+    auto set = [&](uint64_t X) { memcpy(P, &X, std::min<uint32_t>(A.size, 8)); };
+    if (V == "hidden_block_count_x") set(C.grid.x);
+    else if (V == "hidden_block_count_y") set(C.grid.y);
+    else if (V == "hidden_block_count_z") set(C.grid.z);
+    else if (V == "hidden_group_size_x") set(C.block.x);
+    else if (V == "hidden_group_size_y") set(C.block.y);
+    else if (V == "hidden_group_size_z") set(C.block.z);
+    else if (V.starts_with("hidden_remainder_")) set(0); // grids are whole workgroups
+    else if (V.starts_with("hidden_global_offset_")) set(0);
+    else if (V == "hidden_grid_dims") set(gridDims(C));
+    else if (V == "hidden_dynamic_lds_size") set(C.dynamicLdsBytes);
+    else if (V == "hidden_private_base") set(PrivateApertureBase >> 32);
+    else if (V == "hidden_shared_base") set(SharedApertureBase >> 32);
+    else if (V == "hidden_queue_ptr") set(*QA);
+    else if (V == "hidden_printf_buffer" || V == "hidden_hostcall_buffer" || V == "hidden_heap_v1" ||
+             V == "hidden_default_queue" || V == "hidden_completion_action" ||
+             V == "hidden_multigrid_sync_arg" || V == "hidden_none")
+      set(0); // services this emulator does not provide (the kernel must not use them)
+    else return createStringError("isa-emu: kernel " + K.name + ": unknown hidden argument kind " + V);
+  }
+  // Scratch backing: one region per host-thread slot, waves * lanes * privPerLane.
+  L.scratchPerSlot = uint64_t(L.wavesPerGroup) * W * L.privPerLane;
+  if (L.scratchPerSlot) {
+    auto SA = M.alloc(L.scratchPerSlot * Slots);
+    if (!SA) return SA.takeError();
+    L.scratchBase = *SA;
+  }
+  LS.kernargPtr = *KA;
+  LS.queuePtr = *QA;
+  LS.dispatchPtr = *DA;
+  return L;
+}
+
+void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, const uint32_t Id[3],
+                   unsigned Slot) {
+  const KernelImage &KI = *LS.kernel;
+  const KernelInfo &K = KI.info;
+  const ProgramImage &P = *LS.prog;
+  const LaunchConfig &C = LS.cfg;
+  unsigned W = K.waveSize;
+  WG.id[0] = Id[0];
+  WG.id[1] = Id[1];
+  WG.id[2] = Id[2];
+  WG.lds.assign(L.ldsBytes, 0);
+  WG.privPerLane = L.privPerLane;
+  WG.waves.resize(L.wavesPerGroup);
+  uint32_t R1 = K.kd.computePgmRsrc1, R2 = K.kd.computePgmRsrc2;
+  uint16_t Props = K.kd.kernelCodeProperties;
+  uint32_t Mode = ((R1 >> 12) & 3) | ((R1 >> 14) & 3) << 2 | ((R1 >> 16) & 3) << 4 | ((R1 >> 18) & 3) << 6 |
+                  ((R1 >> 21) & 1) << 8 | ((R1 >> 23) & 1) << 9;
+  uint64_t Threads = C.block.count();
+  for (unsigned w = 0; w < L.wavesPerGroup; ++w) {
+    Wave &V = WG.waves[w];
+    V.W = W;
+    V.nv = 259; // 256 architectural rows + temporaries (DPP/SDWA sources, VOPD/SDWA results)
+    if (V.V.size() != size_t(V.nv) * W) V.V.assign(size_t(V.nv) * W, 0);
+    if (P.gfx9 && V.A.size() != size_t(256) * W) V.A.assign(size_t(256) * W, 0);
+    memset(V.S, 0, sizeof(V.S));
+    V.scc = false;
+    V.mode = Mode;
+    V.trapsts = 0;
+    V.pc = KI.entryIndex;
+    V.state = WaveState::Running;
+    V.id = w;
+    V.wg = &WG;
+    V.ls = &LS;
+    V.prog = &P;
+    V.laneInstrs = V.waveInstrs = 0;
+    V.fault.clear();
+    V.privBytes = L.privPerLane;
+    uint64_t WaveOffset = (uint64_t(Slot) * L.wavesPerGroup + w) * W * L.privPerLane;
+    V.privBase = L.scratchBase + WaveOffset;
+    V.flatScr = L.privPerLane ? V.privBase : 0; // gfx10+: FLAT_SCRATCH set by the dispatcher
+    uint64_t Lanes = std::min<uint64_t>(W, Threads - uint64_t(w) * W);
+    V.setExec(Lanes >= 64 ? ~0ull : ((1ull << Lanes) - 1));
+    // User SGPRs.
+    unsigned S = 0;
+    auto push32 = [&](uint32_t X) { if (S < 106) V.S[S++] = X; };
+    auto push64 = [&](uint64_t X) { push32(uint32_t(X)); push32(uint32_t(X >> 32)); };
+    if (Props & (1u << 0)) { // private segment buffer V#: base, swizzled, add-tid, stride 0
+      // dword1: base[47:32], SWIZZLE_ENABLE; dword3: ELEMENT_SIZE 4 bytes,
+      // INDEX_STRIDE = wave size, ADD_TID_ENABLE (ops/MUBUF.cpp addresses it).
+      push32(uint32_t(L.scratchBase));
+      push32(uint32_t(L.scratchBase >> 32) & 0xffff | 1u << 31);
+      push32(0xffffffffu);
+      push32(1u << 19 | (W == 64 ? 3u : 2u) << 21 | 1u << 23);
+    }
+    if (Props & (1u << 1)) push64(LS.dispatchPtr);
+    if (Props & (1u << 2)) push64(LS.queuePtr);
+    if (Props & (1u << 3)) push64(LS.kernargPtr);
+    if (Props & (1u << 4)) push64(0); // dispatch id
+    if (Props & (1u << 5)) push64(L.scratchBase); // flat scratch init: the queue's scratch base
+    if (Props & (1u << 6)) push32(L.privPerLane);
+    unsigned UserCount = (R2 >> 1) & 31;
+    S = UserCount; // kernarg preload SGPRs (if any) are already counted in USER_SGPR_COUNT
+    if (R2 & (1u << 7)) push32(Id[0]);
+    if (R2 & (1u << 8)) push32(Id[1]);
+    if (R2 & (1u << 9)) push32(Id[2]);
+    if (R2 & (1u << 10)) push32(0); // workgroup info
+    if ((R2 & (1u << 0)) && !P.architectedFlatScratch) push32(uint32_t(WaveOffset));
+    // Work-item IDs.
+    unsigned IdDims = (R2 >> 11) & 3;
+    for (unsigned l = 0; l < W; ++l) {
+      uint64_t T = uint64_t(w) * W + l;
+      uint32_t X = uint32_t(T % C.block.x), Y = uint32_t((T / C.block.x) % C.block.y),
+               Z = uint32_t(T / (uint64_t(C.block.x) * C.block.y));
+      if (T >= Threads) X = Y = Z = 0;
+      if (P.packedTid) {
+        V.V[l] = X | (IdDims >= 1 ? Y << 10 : 0) | (IdDims >= 2 ? Z << 20 : 0);
+      } else {
+        V.V[l] = X;
+        if (IdDims >= 1) V.V[W + l] = Y;
+        if (IdDims >= 2) V.V[2 * W + l] = Z;
+      }
+    }
+  }
+}
+
+} // namespace isaemu::detail

@@ -1,0 +1,31 @@
+//===- Dispatch.h - AQL packet, kernarg segment, initial wave state -*- C++ -*-===//
+#pragma once
+
+#include "Image.h"
+
+#include <functional>
+
+namespace isaemu::detail {
+
+struct DispatchMemory {
+  std::function<llvm::Expected<uint64_t>(uint64_t)> alloc;
+  std::function<uint8_t *(uint64_t, uint64_t)> host;
+};
+
+struct DispatchLayout {
+  uint64_t scratchBase = 0;   ///< device address of the queue's scratch backing
+  uint64_t scratchPerSlot = 0; ///< bytes per host-thread slot (one workgroup's waves)
+  uint32_t privPerLane = 0;
+  uint32_t ldsBytes = 0;
+  unsigned wavesPerGroup = 0;
+};
+
+/// Kernarg segment, dispatch packet, queue and scratch for a launch (fills
+/// LS.dispatchPtr/kernargPtr/queuePtr).
+llvm::Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M, void **Args,
+                                             unsigned Slots);
+/// Sets up workgroup \p Id's LDS and waves in the initial kernel execution state.
+void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, const uint32_t Id[3],
+                   unsigned Slot);
+
+} // namespace isaemu::detail

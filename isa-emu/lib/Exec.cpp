@@ -1,0 +1,119 @@
+//===- Exec.cpp - running waves and workgroups; fault reports; memory -----===//
+//
+// A wave runs its pre-decoded instructions in order (an in-order model:
+// s_waitcnt is a no-op) until s_endpgm, s_barrier, a fault or the end of its
+// slice. The waves of a workgroup run cooperatively: each runs until it
+// blocks or its slice ends, and a barrier releases when every wave that has
+// not ended has reached it. Memory helpers resolve global, LDS (shared
+// aperture) and private (private aperture / scratch, swizzled per lane in
+// dwords as the hardware lays scratch out) addresses or report a fault.
+//
+//===----------------------------------------------------------------------===//
+#include "Image.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace isaemu::detail {
+
+void raiseFault(Wave &w, const Inst &I, const std::string &What, int Lane, uint64_t Addr, bool HasAddr) {
+  if (w.state == WaveState::Fault) return;
+  w.state = WaveState::Fault;
+  const ProgramImage &P = *w.prog;
+  std::string Where = "?", Text = "?";
+  auto It = P.byAddr.find(I.addr);
+  if (It != P.byAddr.end()) {
+    Where = P.funcNames[P.func[It->second]];
+    Text = P.text[It->second];
+    // Offset from the start of the function.
+    uint32_t First = It->second;
+    while (First > 0 && P.func[First - 1] == P.func[It->second]) --First;
+    Where += "+0x" + llvm::utohexstr(I.addr - P.code[First].addr);
+  }
+  std::string M = "isa-emu: " + What + " in kernel " + w.ls->kernel->info.name + ", workgroup (" +
+                  std::to_string(w.wg->id[0]) + "," + std::to_string(w.wg->id[1]) + "," +
+                  std::to_string(w.wg->id[2]) + "), wave " + std::to_string(w.id);
+  if (Lane >= 0) M += ", lane " + std::to_string(Lane);
+  if (HasAddr) M += ", address 0x" + llvm::utohexstr(Addr);
+  M += "\n  at " + Where + ": " + Text;
+  w.fault = M;
+}
+
+uint8_t *globalPtr(LaunchState &ls, uint64_t a, uint64_t n) {
+  if (a < GlobalBase || a - GlobalBase + n > ls.arenaMapped) return nullptr;
+  return ls.arena + (a - GlobalBase);
+}
+
+uint8_t *ldsPtr(Wave &w, uint64_t off, uint64_t n) {
+  if (off + n > w.wg->lds.size()) return nullptr;
+  return w.wg->lds.data() + off;
+}
+
+// Scratch is swizzled per lane in dwords: lane l's dword k of the wave's
+// private segment is at base + (k * W + l) * 4. \p n must stay in one dword.
+uint8_t *privatePtr(Wave &w, unsigned lane, uint64_t off, uint64_t n) {
+  if (off + n > w.privBytes || (off & 3) + n > 4) return nullptr;
+  uint64_t base = w.prog->gfx9 ? (w.S[SFlatScrLo] | uint64_t(w.S[SFlatScrLo + 1]) << 32) : w.flatScr;
+  uint64_t a = base + ((off >> 2) * w.W + lane) * 4 + (off & 3);
+  if (a < w.privBase || a + n > w.privBase + uint64_t(w.privBytes) * w.W) return nullptr;
+  return globalPtr(*w.ls, a, n);
+}
+
+uint8_t *flatPtr(Wave &w, unsigned lane, uint64_t a, uint64_t n) {
+  uint32_t hi = uint32_t(a >> 32);
+  if (hi == uint32_t(SharedApertureBase >> 32)) return ldsPtr(w, uint32_t(a), n);
+  if (hi == uint32_t(PrivateApertureBase >> 32)) return privatePtr(w, lane, uint32_t(a), n);
+  return globalPtr(*w.ls, a, n);
+}
+
+namespace {
+
+void runWave(Wave &w, unsigned Slice) {
+  const Inst *Code = w.prog->code.data();
+  uint32_t N = uint32_t(w.prog->code.size());
+  uint64_t Lanes = 0, Count = 0;
+  while (Slice--) {
+    if (w.pc >= N) {
+      raiseFault(w, Code[N - 1], "execution ran past the end of the code");
+      break;
+    }
+    const Inst &I = Code[w.pc++];
+    Lanes += __builtin_popcountll(w.exec());
+    ++Count;
+    I.fn(w, I);
+    if (w.state != WaveState::Running) break;
+  }
+  w.laneInstrs += Lanes;
+  w.waveInstrs += Count;
+}
+
+} // namespace
+
+bool runWorkgroup(LaunchState &LS, Workgroup &WG) {
+  uint64_t Limit = 0; // per-launch instruction guard is checked through LS counters
+  (void)Limit;
+  while (true) {
+    unsigned Live = 0, AtBarrier = 0;
+    for (Wave &w : WG.waves) {
+      if (w.state == WaveState::Running) runWave(w, 2048);
+      if (w.state == WaveState::Fault) {
+        std::lock_guard<std::mutex> L(LS.errMu);
+        if (LS.error.empty()) LS.error = w.fault;
+        return false;
+      }
+      if (w.state != WaveState::Done) ++Live;
+      if (w.state == WaveState::Barrier) ++AtBarrier;
+    }
+    if (LS.abort.load(std::memory_order_relaxed)) return false;
+    if (Live == 0) break;
+    if (AtBarrier == Live)
+      for (Wave &w : WG.waves)
+        if (w.state == WaveState::Barrier) w.state = WaveState::Running;
+  }
+  uint64_t L = 0, C = 0;
+  for (Wave &w : WG.waves) { L += w.laneInstrs; C += w.waveInstrs; }
+  LS.laneInstrs += L;
+  LS.waveInstrs += C;
+  return true;
+}
+
+} // namespace isaemu::detail

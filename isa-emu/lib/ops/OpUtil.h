@@ -1,0 +1,138 @@
+//===- OpUtil.h - helpers shared by the family handlers ---------*- C++ -*-===//
+//
+// Floating-point operand access with source modifiers (abs, neg) and the
+// MODE register's denormal flushing, output modifiers (omod, clamp), host
+// rounding for MODE's round bits, and lane loops.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "../Image.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <bit>
+#include <cfenv>
+#include <cmath>
+
+namespace isaemu::detail {
+
+inline float f32(uint32_t b) { return std::bit_cast<float>(b); }
+inline uint32_t b32(float f) { return std::bit_cast<uint32_t>(f); }
+inline double f64(uint64_t b) { return std::bit_cast<double>(b); }
+inline uint64_t b64(double d) { return std::bit_cast<uint64_t>(d); }
+
+// MODE: [1:0] round f32, [3:2] round f16/f64, [5:4] denorm f32, [7:6] denorm f16/f64, [9] IEEE.
+inline bool flushIn32(const Wave &w) { return !((w.mode >> 4) & 1); }
+inline bool flushOut32(const Wave &w) { return !((w.mode >> 5) & 1); }
+inline bool flushIn64(const Wave &w) { return !((w.mode >> 6) & 1); }
+inline bool flushOut64(const Wave &w) { return !((w.mode >> 7) & 1); }
+inline bool ieeeMode(const Wave &w) { return (w.mode >> 9) & 1; }
+
+inline uint32_t ftz32(uint32_t b) { return (b & 0x7f800000u) == 0 ? (b & 0x80000000u) : b; }
+inline uint64_t ftz64(uint64_t b) {
+  return (b & 0x7ff0000000000000ull) == 0 ? (b & 0x8000000000000000ull) : b;
+}
+
+inline uint32_t mods32(uint32_t b, uint8_t m) {
+  if (m & ModAbs) b &= 0x7fffffffu;
+  if (m & ModNeg) b ^= 0x80000000u;
+  return b;
+}
+inline uint64_t mods64(uint64_t b, uint8_t m) {
+  if (m & ModAbs) b &= ~(1ull << 63);
+  if (m & ModNeg) b ^= 1ull << 63;
+  return b;
+}
+inline uint32_t mods16(uint32_t b, uint8_t m) {
+  b &= 0xffff;
+  if (m & ModAbs) b &= 0x7fffu;
+  if (m & ModNeg) b ^= 0x8000u;
+  return b;
+}
+
+/// f32 source value of lane l (modifiers, then input denormal flushing).
+inline float fsrc32(const Wave &w, const Opnd &o, unsigned l) {
+  uint32_t b = mods32(vread32(w, o, l), o.mods);
+  if (flushIn32(w)) b = ftz32(b);
+  return f32(b);
+}
+inline double fsrc64(const Wave &w, const Opnd &o, unsigned l) {
+  uint64_t b = mods64(vread64(w, o, l), o.mods);
+  if (flushIn64(w)) b = ftz64(b);
+  return f64(b);
+}
+
+/// Output modifiers of a VOP3 result (c[0] = clamp, c[1] = omod) and
+/// output denormal flushing.
+inline uint32_t fres32(const Wave &w, const Inst &I, float r) {
+  if (I.nc >= 2 && I.c[1]) r = I.c[1] == 1 ? r * 2.0f : I.c[1] == 2 ? r * 4.0f : r * 0.5f;
+  if (I.nc >= 1 && I.c[0]) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
+  uint32_t b = b32(r);
+  return flushOut32(w) ? ftz32(b) : b;
+}
+inline uint64_t fres64(const Wave &w, const Inst &I, double r) {
+  if (I.nc >= 2 && I.c[1]) r = I.c[1] == 1 ? r * 2.0 : I.c[1] == 2 ? r * 4.0 : r * 0.5;
+  if (I.nc >= 1 && I.c[0]) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  uint64_t b = b64(r);
+  return flushOut64(w) ? ftz64(b) : b;
+}
+
+/// Host rounding mode for MODE's round field (RNE needs no switch).
+struct RoundScope {
+  int old = -1;
+  explicit RoundScope(unsigned rm) {
+    static constexpr int M[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    if (rm & 3) {
+      old = fegetround();
+      fesetround(M[rm & 3]);
+    }
+  }
+  ~RoundScope() {
+    if (old >= 0) fesetround(old);
+  }
+};
+inline unsigned round32(const Wave &w) { return w.mode & 3; }
+inline unsigned round64(const Wave &w) { return (w.mode >> 2) & 3; }
+
+inline bool isSNaN32(uint32_t b) { return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffff) && !(b & 0x400000); }
+inline bool isSNaN64(uint64_t b) {
+  return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) &&
+         !(b & 0x8000000000000ull);
+}
+
+/// IEEE-mode min/max (AMD: an sNaN input gives a quiet NaN, a qNaN input
+/// gives the other operand; +0 > -0).
+template <bool Max> float minmax32(const Wave &w, float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (ieeeMode(w) && (isSNaN32(b32(a)) || isSNaN32(b32(b))))
+      return f32((isSNaN32(b32(a)) ? b32(a) : b32(b)) | 0x400000u);
+    return std::isnan(a) ? b : a;
+  }
+  if (a == b && a == 0.0f) return Max ? (std::signbit(a) ? b : a) : (std::signbit(a) ? a : b);
+  return Max ? (a > b ? a : b) : (a < b ? a : b);
+}
+template <bool Max> double minmax64(const Wave &w, double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (ieeeMode(w) && (isSNaN64(b64(a)) || isSNaN64(b64(b))))
+      return f64((isSNaN64(b64(a)) ? b64(a) : b64(b)) | 0x8000000000000ull);
+    return std::isnan(a) ? b : a;
+  }
+  if (a == b && a == 0.0) return Max ? (std::signbit(a) ? b : a) : (std::signbit(a) ? a : b);
+  return Max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+// Lane loops: F(lane) for each active lane.
+template <typename F> inline void lanes(Wave &w, F f) {
+  for (uint64_t m = w.exec(); m; m &= m - 1) f(unsigned(__builtin_ctzll(m)));
+}
+
+/// 32-bit integer VALU op: d0 = f(s0, s1, s2).
+template <typename F> inline void vint32(Wave &w, const Inst &I, F f) {
+  const Opnd &a = I.s[0], &b = I.s[1], &c = I.s[2];
+  lanes(w, [&](unsigned l) {
+    vwrite32(w, I.d[0], l, f(vread32(w, a, l), I.ns > 1 ? vread32(w, b, l) : 0u, I.ns > 2 ? vread32(w, c, l) : 0u));
+  });
+}
+
+} // namespace isaemu::detail

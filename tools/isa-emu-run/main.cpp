@@ -1,0 +1,300 @@
+//===- isa-emu-run - run one kernel on the machine-code emulator -----------===//
+//
+// Input: an AMDGPU code object (.hsaco / .co) or a PTX file, which is
+// translated with ptx2amd (ptxjit::translate + amdgpulower::compileModule:
+// the code object we ship). Arguments as in ptx2amd-run: scalars
+// (u32:5, f32:1.5, ...) and buffers (buf:TYPE:COUNT:INIT). --diff (PTX
+// input) runs the same launch on amdgpu-emu (the lowered IR) with identical
+// inputs and reports the first differing output byte of every buffer.
+// --list-missing loads the code object and lists opcodes without handlers.
+// Exit status 1 on any error or difference.
+//
+//===----------------------------------------------------------------------===//
+#include "emu/Emu.h"
+#include "isa-emu/IsaEmu.h"
+#include "ptxjit/Lowering.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *Usage =
+    "usage: isa-emu-run FILE.{ptx,hsaco} --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+    "         [--arch gfx1100] [--warp-policy pack|pad] [--dyn-lds BYTES] [--diff]\n"
+    "         [--arg u32:5 | i32:-1 | u64:N | i64:N | f32:1.5 | f64:2.5]... [--arg buf:TYPE:COUNT:INIT]...\n"
+    "         [--dump bufK[:N]]... [--counters] [--threads N] [--disasm]\n"
+    "       isa-emu-run FILE --list-missing [--arch gfx1100]\n";
+
+[[noreturn]] void die(const std::string &M) {
+  fprintf(stderr, "isa-emu-run: %s\n", M.c_str());
+  exit(1);
+}
+
+unsigned elemSize(const std::string &T) {
+  if (T == "i8" || T == "u8") return 1;
+  if (T == "i16" || T == "u16") return 2;
+  if (T == "i32" || T == "u32" || T == "f32") return 4;
+  if (T == "i64" || T == "u64" || T == "f64") return 8;
+  die("unknown element type '" + T + "'");
+}
+void storeValue(const std::string &T, double V, uint8_t *P) {
+  if (T == "f32") { float f = float(V); memcpy(P, &f, 4); }
+  else if (T == "f64") memcpy(P, &V, 8);
+  else { int64_t I = int64_t(V); memcpy(P, &I, elemSize(T)); }
+}
+std::vector<std::string> split(const std::string &S, char C, size_t Max = 100) {
+  std::vector<std::string> Out;
+  size_t B = 0;
+  while (Out.size() + 1 < Max) {
+    size_t E = S.find(C, B);
+    if (E == std::string::npos) break;
+    Out.push_back(S.substr(B, E - B));
+    B = E + 1;
+  }
+  Out.push_back(S.substr(B));
+  return Out;
+}
+void parseDim(const std::string &S, uint32_t D[3]) {
+  D[0] = D[1] = D[2] = 1;
+  if (sscanf(S.c_str(), "%u,%u,%u", &D[0], &D[1], &D[2]) < 1) die("bad dimensions '" + S + "'");
+}
+
+struct Arg {
+  bool isBuf = false;
+  std::string type;
+  unsigned elem = 4;
+  uint64_t count = 0;
+  std::vector<uint8_t> init;  // buffer contents or scalar bytes
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string File, Kernel, Arch = "gfx1100", Policy = "pack";
+  uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  uint32_t DynLds = 0;
+  std::vector<std::string> ArgSpecs, Dumps;
+  bool Diff = false, Counters = false, ListMissing = false, Disasm = false;
+  unsigned Threads = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string A = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) die("missing value for " + A);
+      return argv[++i];
+    };
+    if (A == "--kernel") Kernel = next();
+    else if (A == "--grid") parseDim(next(), Grid);
+    else if (A == "--block") parseDim(next(), Block);
+    else if (A == "--arch") Arch = next();
+    else if (A == "--warp-policy") Policy = next();
+    else if (A == "--dyn-lds") DynLds = unsigned(std::stoul(next()));
+    else if (A == "--arg") ArgSpecs.push_back(next());
+    else if (A == "--dump") Dumps.push_back(next());
+    else if (A == "--diff") Diff = true;
+    else if (A == "--counters") Counters = true;
+    else if (A == "--list-missing") ListMissing = true;
+    else if (A == "--disasm") Disasm = true;
+    else if (A == "--threads") Threads = unsigned(std::stoul(next()));
+    else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
+    else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
+    else File = A;
+  }
+  if (File.empty()) die(std::string("missing input\n") + Usage);
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf) die("cannot read '" + File + "'");
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  bool IsElf = Text.starts_with("\x7f" "ELF");
+
+  amdgpulower::LowerOptions LO;
+  LO.arch = Arch;
+  LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+  LO.threads = 1;
+  std::vector<char> CodeObject;
+  if (IsElf) CodeObject.assign(Text.begin(), Text.end());
+  else {
+    llvm::LLVMContext Ctx;
+    std::vector<amdgpulower::Diagnostic> Diags;
+    auto M = ptxjit::translate(Text, File, ptxjit::InputKind::PTX, Ctx, Diags);
+    for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
+    if (!M) die(llvm::toString(M.takeError()));
+    auto CO = amdgpulower::compileModule(std::move(*M), LO, amdgpulower::OutputKind::CodeObject, Diags);
+    if (!CO) die(llvm::toString(CO.takeError()));
+    CodeObject = std::move(*CO);
+  }
+
+  isaemu::DeviceOptions DO;
+  DO.threads = Threads;
+  auto Dev = isaemu::Device::create(DO);
+  if (!Dev) die(llvm::toString(Dev.takeError()));
+  std::set<std::string> Missing;
+  auto Prog = (*Dev)->loadCodeObject(CodeObject, ListMissing ? &Missing : nullptr);
+  if (!Prog) die(llvm::toString(Prog.takeError()));
+  if (ListMissing) {
+    for (auto &M : Missing) printf("%s\n", M.c_str());
+    printf("%zu opcodes without a handler\n", Missing.size());
+    return 0;
+  }
+  if (Kernel.empty()) die("missing --kernel");
+  auto KI = (*Prog)->kernel(Kernel);
+  if (!KI) die(llvm::toString(KI.takeError()));
+  if (Disasm) fputs((*Prog)->disassembly(Kernel).c_str(), stdout);
+
+  // Pad policy (wave64): one trailing explicit __ptx2amd_block_dim argument
+  // and a hardware workgroup of 64 * ceil(T / 32) lanes.
+  bool Pad = (*KI)->waveSize == 64 && Policy == "pad" &&
+             (*KI)->explicitArgs.size() == ArgSpecs.size() + 1;
+  if ((*KI)->explicitArgs.size() != ArgSpecs.size() + (Pad ? 1 : 0))
+    die("kernel '" + Kernel + "' takes " + std::to_string((*KI)->explicitArgs.size()) + " arguments, " +
+        std::to_string(ArgSpecs.size()) + " given");
+
+  std::vector<Arg> Args;
+  for (size_t a = 0; a < ArgSpecs.size(); ++a) {
+    auto Parts = split(ArgSpecs[a], ':', 5);
+    Arg G;
+    if (Parts[0] == "buf") {
+      if (Parts.size() < 4) die("buffer argument needs buf:TYPE:COUNT:INIT");
+      G.isBuf = true;
+      G.type = Parts[1];
+      G.elem = elemSize(G.type);
+      G.count = std::stoull(Parts[2]);
+      G.init.assign(G.count * G.elem, 0);
+      const std::string &Init = Parts[3];
+      if (Init == "zero") {
+      } else if (Init == "iota") {
+        for (uint64_t k = 0; k < G.count; ++k) storeValue(G.type, double(k), &G.init[k * G.elem]);
+      } else if (Init == "fill") {
+        double V = std::stod(Parts.at(4));
+        for (uint64_t k = 0; k < G.count; ++k) storeValue(G.type, V, &G.init[k * G.elem]);
+      } else if (Init == "rand") {
+        std::mt19937_64 R(Parts.size() >= 5 ? std::stoull(Parts[4]) : 0);
+        for (uint64_t k = 0; k < G.count; ++k) {
+          double V = G.type[0] == 'f' ? double(R() % 2000001) / 1000.0 - 1000.0 : double(R() % 1000);
+          storeValue(G.type, V, &G.init[k * G.elem]);
+        }
+      } else die("unknown buffer initialiser '" + Init + "'");
+    } else {
+      if (Parts.size() != 2) die("scalar argument needs TYPE:VALUE");
+      unsigned Sz = elemSize(Parts[0]);
+      G.init.assign(8, 0);
+      if (Parts[0][0] == 'f') storeValue(Parts[0], std::stod(Parts[1]), G.init.data());
+      else if (Parts[0][0] == 'i') { int64_t v = std::stoll(Parts[1]); memcpy(G.init.data(), &v, Sz); }
+      else { uint64_t v = std::stoull(Parts[1]); memcpy(G.init.data(), &v, Sz); }
+    }
+    Args.push_back(std::move(G));
+  }
+
+  // ---- isa-emu
+  std::vector<uint64_t> IsaAddr(Args.size());
+  std::vector<std::vector<uint8_t>> Scalars(Args.size() + 1);
+  std::vector<void *> Ptrs;
+  for (size_t a = 0; a < Args.size(); ++a) {
+    if (Args[a].isBuf) {
+      auto Addr = (*Dev)->malloc(std::max<uint64_t>(Args[a].init.size(), 1));
+      if (!Addr) die(llvm::toString(Addr.takeError()));
+      IsaAddr[a] = *Addr;
+      if (auto E = (*Dev)->copyToDevice(*Addr, Args[a].init.data(), Args[a].init.size())) die(llvm::toString(std::move(E)));
+      Scalars[a].resize(16);
+      memcpy(Scalars[a].data(), &IsaAddr[a], 8);
+    } else {
+      Scalars[a] = Args[a].init;
+      Scalars[a].resize(16);
+    }
+    Ptrs.push_back(Scalars[a].data());
+  }
+  isaemu::LaunchConfig LC;
+  LC.grid = {Grid[0], Grid[1], Grid[2]};
+  LC.block = {Block[0], Block[1], Block[2]};
+  LC.dynamicLdsBytes = DynLds;
+  if (Pad) {
+    uint32_t T = Block[0] * Block[1] * Block[2];
+    if (T > 512) die("pad policy supports at most 512 threads per block");
+    uint32_t BD[4] = {Block[0], Block[1], Block[2], 0};
+    Scalars.back().assign(reinterpret_cast<uint8_t *>(BD), reinterpret_cast<uint8_t *>(BD) + 16);
+    Ptrs.push_back(Scalars.back().data());
+    LC.block = {64 * ((T + 31) / 32), 1, 1};
+  }
+  if (auto E = (*Dev)->launch(**Prog, Kernel, LC, Ptrs.data())) die(llvm::toString(std::move(E)));
+  std::vector<std::vector<uint8_t>> IsaOut(Args.size());
+  for (size_t a = 0; a < Args.size(); ++a)
+    if (Args[a].isBuf) {
+      IsaOut[a].resize(Args[a].init.size());
+      if (auto E = (*Dev)->copyFromDevice(IsaOut[a].data(), IsaAddr[a], IsaOut[a].size())) die(llvm::toString(std::move(E)));
+    }
+  for (auto &D : Dumps) {
+    auto P = split(D, ':', 2);
+    size_t K = std::stoul(P[0].substr(3)), Seen = 0, A = 0;
+    for (; A < Args.size(); ++A) if (Args[A].isBuf && Seen++ == K) break;
+    if (A == Args.size()) die("no buffer '" + P[0] + "'");
+    uint64_t N = P.size() > 1 ? std::min<uint64_t>(Args[A].count, std::stoull(P[1])) : Args[A].count;
+    printf("%s:", P[0].c_str());
+    for (uint64_t k = 0; k < N; ++k) {
+      const uint8_t *E = &IsaOut[A][k * Args[A].elem];
+      const std::string &T = Args[A].type;
+      if (T == "f32") { float f; memcpy(&f, E, 4); printf(" %.9g", f); }
+      else if (T == "f64") { double d; memcpy(&d, E, 8); printf(" %.17g", d); }
+      else { int64_t v = 0; memcpy(&v, E, Args[A].elem); if (T[0] == 'i') { unsigned s = 64 - 8 * Args[A].elem; v = (v << s) >> s; } printf(" %" PRId64, v); }
+    }
+    printf("\n");
+  }
+  if (Counters) {
+    auto C = (*Dev)->counters();
+    printf("lane-instructions: %" PRIu64 "\nwave-instructions: %" PRIu64 "\n", C.laneInstructions, C.waveInstructions);
+  }
+  if (!Diff) return 0;
+  if (IsElf) die("--diff needs PTX input");
+
+  // ---- amdgpu-emu, same inputs
+  auto Ctx = std::make_unique<llvm::LLVMContext>();
+  std::vector<amdgpulower::Diagnostic> Diags;
+  auto M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags);
+  if (!M) die(llvm::toString(M.takeError()));
+  auto EDev = emu::Device::create({});
+  if (!EDev) die(llvm::toString(EDev.takeError()));
+  auto EMod = (*EDev)->loadModule(std::move(*M), std::move(Ctx));
+  if (!EMod) die(llvm::toString(EMod.takeError()));
+  std::vector<uint64_t> EAddr(Args.size());
+  std::vector<std::vector<uint8_t>> EScal(Args.size());
+  std::vector<void *> EPtrs;
+  for (size_t a = 0; a < Args.size(); ++a) {
+    if (Args[a].isBuf) {
+      auto Addr = (*EDev)->malloc(std::max<uint64_t>(Args[a].init.size(), 1));
+      if (!Addr) die(llvm::toString(Addr.takeError()));
+      EAddr[a] = *Addr;
+      if (auto E = (*EDev)->copyToDevice(*Addr, Args[a].init.data(), Args[a].init.size())) die(llvm::toString(std::move(E)));
+      EScal[a].resize(16);
+      memcpy(EScal[a].data(), &EAddr[a], 8);
+    } else {
+      EScal[a] = Args[a].init;
+      EScal[a].resize(16);
+    }
+    EPtrs.push_back(EScal[a].data());
+  }
+  emu::LaunchConfig EC;
+  EC.grid = {Grid[0], Grid[1], Grid[2]};
+  EC.block = {Block[0], Block[1], Block[2]};
+  EC.dynamicLdsBytes = DynLds;
+  if (auto E = (*EDev)->launch(**EMod, Kernel, EC, EPtrs.data())) die("emu: " + llvm::toString(std::move(E)));
+  int Rc = 0;
+  size_t BufIdx = 0;
+  for (size_t a = 0; a < Args.size(); ++a) {
+    if (!Args[a].isBuf) continue;
+    std::vector<uint8_t> Out(Args[a].init.size());
+    if (auto E = (*EDev)->copyFromDevice(Out.data(), EAddr[a], Out.size())) die(llvm::toString(std::move(E)));
+    size_t k = 0;
+    while (k < Out.size() && Out[k] == IsaOut[a][k]) ++k;
+    if (k < Out.size()) {
+      printf("buf%zu: first difference at byte %zu (element %zu): isa 0x%02x, emu 0x%02x\n", BufIdx, k,
+             k / Args[a].elem, IsaOut[a][k], Out[k]);
+      Rc = 1;
+    } else printf("buf%zu: %zu bytes equal on isa and emu\n", BufIdx, Out.size());
+    ++BufIdx;
+  }
+  return Rc;
+}
