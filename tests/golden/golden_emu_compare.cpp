@@ -241,10 +241,16 @@ Outcome runFormIsa(const Options &o, const golden::Form &f, const std::string &p
                                                                           amdgpulower::OutputKind::CodeObject, diags)
                                              : llvm::Expected<std::vector<char>>(mod.takeError());
   if (!co) {
-    std::string first = oneLine(llvm::toString(co.takeError()));
-    std::string lower = first;
-    for (auto &c : lower) c = (char)std::tolower((unsigned char)c);
-    if (lower.find("unsupported") != std::string::npos || lower.find("not supported") != std::string::npos) {
+    // Decided by the error's kind (support/Error.h), as on emu; the detail is the first error diagnostic.
+    llvm::Error e = co.takeError();
+    const bool unsupported = support::errorKind(e) == support::ErrorKind::Unsupported;
+    std::string first = oneLine(llvm::toString(std::move(e)));
+    for (const auto &d : diags)
+      if (d.severity == support::Severity::Error) {
+        first = oneLine(support::render(d));
+        break;
+      }
+    if (unsupported) {
       res.status = Outcome::Unsupported;
       res.detail = first;
     } else {
