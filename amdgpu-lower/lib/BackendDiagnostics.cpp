@@ -69,13 +69,6 @@ void BackendDiagnostics::callback(const llvm::DiagnosticInfo *dip, void *p) {
   self->diags_.push_back(std::move(d));
 }
 
-std::string BackendDiagnostics::renderErrors() const {
-  std::string out;
-  for (const Diagnostic &d : diags_)
-    if (d.severity == Severity::Error) out += (out.empty() ? "" : "\n") + renderDiagnostic(d);
-  return out;
-}
-
 llvm::Error BackendDiagnostics::takeErrors() const {
   std::vector<llvm::Error> errs;
   for (const Diagnostic &d : diags_)

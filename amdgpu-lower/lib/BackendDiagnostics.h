@@ -26,8 +26,6 @@ public:
   /// position and for module-level errors.
   BackendDiagnostics(llvm::LLVMContext &ctx, std::string file);
   bool hasErrors() const { return errors_ != 0; }
-  /// The errors, one "file:line:col: error: msg" line each.
-  std::string renderErrors() const;
   /// The errors as typed llvm::Errors (internal errors of the backend, each
   /// carrying its positioned diagnostic); success when there are none.
   llvm::Error takeErrors() const;
