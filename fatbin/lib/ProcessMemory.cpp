@@ -6,7 +6,14 @@
 // readable and contiguous (a section's bytes may span an r-- and an r-x
 // mapping of the same file). Fallback without /proc: process_vm_readv on our
 // own pid copies one byte per page and fails with EFAULT on an unreadable
-// page instead of raising SIGSEGV.
+// page instead of raising SIGSEGV. Under AddressSanitizer a mapped page is
+// not enough: ASan's own shadow memory is mapped read-write, yet an
+// instrumented load from it faults (the shadow of the shadow is the
+// protected gap), and a heap redzone is mapped but reading it is a report.
+// So in ASan builds the extent also stops at the first byte ASan considers
+// poisoned or outside application memory (__asan_region_is_poisoned), which
+// is what "readable" means to such a process. Found by fuzz.fatbin_memory: a
+// wrapper whose data pointer lands in the high shadow.
 //
 //===----------------------------------------------------------------------===//
 #include "fatbin/ProcessMemory.h"
@@ -17,6 +24,18 @@
 #include <string>
 #include <sys/uio.h>
 #include <unistd.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTXFATBIN_ASAN 1
+#endif
+#endif
+#if !defined(PTXFATBIN_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define PTXFATBIN_ASAN 1
+#endif
+#ifdef PTXFATBIN_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace ptxfatbin {
 namespace {
@@ -91,8 +110,13 @@ uint64_t readableExtent(const void *P, uint64_t Want) {
   if (!P || Want == 0) return 0;
   if (Want > UINT64_MAX - Addr) Want = UINT64_MAX - Addr;
   std::string Maps;
-  if (readMaps(Maps)) return extentFromMaps(Maps, Addr, Want);
-  return extentByProbing(Addr, Want);
+  uint64_t Extent = readMaps(Maps) ? extentFromMaps(Maps, Addr, Want) : extentByProbing(Addr, Want);
+#ifdef PTXFATBIN_ASAN
+  if (Extent)
+    if (void *Bad = __asan_region_is_poisoned(const_cast<void *>(P), size_t(Extent)))
+      Extent = uint64_t(reinterpret_cast<uintptr_t>(Bad) - Addr);
+#endif
+  return Extent;
 }
 
 } // namespace ptxfatbin
