@@ -48,11 +48,4 @@ std::optional<BundledCodeObject> findBundledCodeObject(llvm::StringRef ExePath, 
 // Same for the running executable (/proc/self/exe).
 std::optional<BundledCodeObject> findBundledCodeObject(llvm::StringRef Target, const CacheKey &Key);
 
-// Parsed bundle table (for tests and tools).
-struct BundleTableEntry {
-  std::string Id;
-  uint64_t Offset = 0, Size = 0;
-};
-llvm::Expected<std::vector<BundleTableEntry>> readBundleTable(llvm::ArrayRef<uint8_t> Head, uint64_t FileSize);
-
 } // namespace runtime
