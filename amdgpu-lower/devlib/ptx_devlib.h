@@ -243,6 +243,19 @@ uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint
 uint32_t __ptx_cvt_f32_to_fp8(float x, uint32_t e5m2, uint32_t relu);
 uint32_t __ptx_cvt_fp8_to_f16(uint32_t byte, uint32_t e5m2, uint32_t relu);
 
+/* ---- Tensor-core accumulation (tensor.c) ----------------------------------
+ * One mma/wmma k-step of one accumulator element: c (f32 bits, or f16 bits in
+ * the low half for __ptx_tc_dot_f16) plus the n <= 16 exact products p0..,
+ * in k order (unused ones 0), added the way the H200's tensor cores do it
+ * (tensor_model.h); returns the result's bits. ptx-to-llvm gathers the
+ * fragments and forms the products. */
+uint32_t __ptx_tc_dot_f32(uint32_t c, uint32_t n, double p0, double p1, double p2, double p3, double p4,
+                          double p5, double p6, double p7, double p8, double p9, double p10, double p11,
+                          double p12, double p13, double p14, double p15);
+uint32_t __ptx_tc_dot_f16(uint32_t c, uint32_t n, double p0, double p1, double p2, double p3, double p4,
+                          double p5, double p6, double p7, double p8, double p9, double p10, double p11,
+                          double p12, double p13, double p14, double p15);
+
 /* ---- Exact FP helpers -------------------------------------------------------
  * None: ptx-to-llvm emits its exact FP sequences (directed rounding, ftz,
  * canonical NaNs, bf16 single rounding) inline as plain LLVM IR, so there is
