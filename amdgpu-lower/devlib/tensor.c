@@ -11,9 +11,6 @@
 #include "wave.h"
 #include "tensor_model.h"
 
-/* Fitted on the H200 (docs/notes/session4-tensor.md has the fit). */
-static const struct tc_model kF32Acc = {16, 27, 0};
-static const struct tc_model kF16Acc = {16, 27, 1};
 
 #define TC_PRODUCTS double p0, double p1, double p2, double p3, double p4, double p5, double p6, double p7, \
   double p8, double p9, double p10, double p11, double p12, double p13, double p14, double p15
@@ -21,10 +18,10 @@ static const struct tc_model kF16Acc = {16, 27, 1};
 
 __attribute__((noinline)) uint32_t __ptx_tc_dot_f32(uint32_t c, uint32_t n, TC_PRODUCTS) {
   const double p[16] = TC_ARRAY;
-  return tc_dot(&kF32Acc, c, p, (int)(n > 16 ? 16 : n), 24, 8, 0x7fffffffu);
+  return tc_dot(&kTcModelF32, c, p, (int)(n > 16 ? 16 : n), 24, 8, 0x7fffffffu);
 }
 
 __attribute__((noinline)) uint32_t __ptx_tc_dot_f16(uint32_t c, uint32_t n, TC_PRODUCTS) {
   const double p[16] = TC_ARRAY;
-  return tc_dot(&kF16Acc, c & 0xffffu, p, (int)(n > 16 ? 16 : n), 11, 5, 0x7fffu);
+  return tc_dot(&kTcModelF16, c & 0xffffu, p, (int)(n > 16 ? 16 : n), 11, 5, 0x7fffu);
 }

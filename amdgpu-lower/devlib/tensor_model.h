@@ -30,6 +30,11 @@ struct tc_model {
   int round; /* final rounding: 0 toward zero, 1 to nearest even */
 };
 
+/* The parameters the device library uses (fitted to the H200: see
+ * docs/notes/session4-tensor.md); f32 accumulators and f16 accumulators. */
+static const struct tc_model kTcModelF32 = {16, 27, 0};
+static const struct tc_model kTcModelF16 = {16, 27, 1};
+
 /* An exact binary value: (-1)^neg * mant * 2^exp; kind 0 zero, 1 finite nonzero, 2 inf, 3 nan. */
 struct tc_val { uint64_t mant; int exp; int neg; int kind; };
 

@@ -20,8 +20,9 @@
 // Lane-dependent quantities (coordinates, source lanes) are computed from
 // %laneid: as a sum of lane bits times constants when the table is linear in
 // the lane bits (every ISA table is), else by a constant-table load.
-// Unsupported shapes/types (m8n8k4, f64, sub-byte, sparse, block-scaled)
-// are errors naming them.
+//  - mma.m8n8k4.f64: a chain of double FMAs in k order.
+// Unsupported shapes/types (m8n8k4 f16, wmma f64, sub-byte, sparse, fp8,
+// block-scaled) are errors naming them.
 //
 //===----------------------------------------------------------------------===//
 #include "TensorLayouts.h"
@@ -413,8 +414,40 @@ bool wmma(FnCtx &fc, const ptx::Instruction &in) {
 
 // ---- mma.sync ----------------------------------------------------------------
 
+// mma.m8n8k4.f64 (DMMA): A 8x4 (lane 4g+t holds A[g][t]), B 4x8 (B[t][g]), C/D 8x8 (row g, cols 2t, 2t+1).
+// Each D element is the chain of IEEE double FMAs over k in order, starting from C.
+bool mmaF64(FnCtx &fc, const ptx::Instruction &in) {
+  auto &b = fc.b;
+  for (size_t i = 0; i < 4; ++i)
+    if (in.type(i) != ptx::Type::F64) return fc.unsupported(in, "mma.m8n8k4 types (only .f64)");
+  const auto &ops = in.operands;
+  if (ops.size() != 4) return fc.unsupported(in, "operands");
+  auto d = vecElems(ops[0]), a = vecElems(ops[1]), bb = vecElems(ops[2]), c = vecElems(ops[3]);
+  if (d.size() != 2 || a.size() != 1 || bb.size() != 1 || c.size() != 2) return fc.unsupported(in, "fragment registers");
+  Warp w(fc);
+  auto bits = [&](const ptx::Operand *op) { return fc.read(*op, ptx::Type::B64); };
+  auto shfl64 = [&](Value *v, Value *src) {
+    Value *lo = w.shfl(b.CreateTrunc(v, fc.i32()), src);
+    Value *hi = w.shfl(b.CreateTrunc(b.CreateLShr(v, 32), fc.i32()), src);
+    Value *x = b.CreateOr(b.CreateZExt(lo, fc.i64()), b.CreateShl(b.CreateZExt(hi, fc.i64()), 32));
+    return b.CreateBitCast(x, b.getDoubleTy());
+  };
+  Value *av = bits(a[0]), *bv = bits(bb[0]);
+  for (int i = 0; i < 2; ++i) {
+    Value *acc = b.CreateBitCast(bits(c[size_t(i)]), b.getDoubleTy());
+    for (int k = 0; k < 4; ++k) {
+      LaneTable sa{}, sb{};
+      for (int l = 0; l < 32; ++l) { sa[size_t(l)] = 4 * (l >> 2) + k; sb[size_t(l)] = 4 * (2 * (l & 3) + i) + k; }
+      acc = fc.fpIntrinsic(Intrinsic::fma, {shfl64(av, w.map(sa)), shfl64(bv, w.map(sb)), acc});
+    }
+    fc.write(*d[size_t(i)], acc, ptx::Type::F64);
+  }
+  return true;
+}
+
 bool mma(FnCtx &fc, const ptx::Instruction &in) {
   auto shape = shapeOf(in);
+  if (in.has(Mod::M8n8k4) && in.type(0) == ptx::Type::F64 && !in.has(Mod::Sp)) return mmaF64(fc, in);
   if (!shape || shape->m != 16 || shape->n != 8) return fc.unsupported(in, "mma shape");
   if (in.has(Mod::Sp) || hasModNamed(in, "sp::ordered_metadata")) return fc.unsupported(in, "sparse mma");
   auto aRow = layoutMod(in, 0), bRow = layoutMod(in, 1);

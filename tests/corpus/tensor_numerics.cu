@@ -2,7 +2,7 @@
 // software path bit-exact: for every mma.sync / wmma shape and type of sm_80/90, 64 trials of
 // inputs that expose the accumulation order and rounding (wide exponent ranges, cancellation,
 // a large accumulator with tiny products, ties, subnormals, inf/nan, f16 overflow, tf32 inputs with
-// nonzero low mantissa bits), one warp each. Prints per configuration an FNV-1a hash of all result
+// nonzero low mantissa bits; f64 m8n8k4), one warp each. Prints per configuration an FNV-1a hash of all result
 // bits, and checks every finite result against a double-precision reference within a loose bound.
 // The wmma part dumps which (row, col) element each lane holds in each x[i] of every fragment
 // kind (an index matrix loaded in two 6-bit halves, so the values are exact in every type) and
@@ -118,6 +118,22 @@ __global__ void mma_probe(const uint16_t* A16, const uint16_t* B16, const uint32
     d[r0 * N + c0] = __float_as_uint(x0); d[r0 * N + c1] = __float_as_uint(x1);
     d[r1 * N + c0] = __float_as_uint(x2); d[r1 * N + c1] = __float_as_uint(x3);
   }
+#endif
+}
+
+// ---- mma.sync m8n8k4 f64 (sm_80 DMMA): A 8x4, B 4x8, C/D 8x8 row-major doubles; ISA tables:
+// A: row groupID, col threadID_in_group; B: row threadID_in_group, col groupID; C/D: row groupID,
+// cols 2*threadID_in_group + {0, 1}.
+__global__ void mma_f64_probe(const double* A, const double* B, const double* C, double* D) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  int lane = threadIdx.x, g = lane >> 2, t = lane & 3, tr = blockIdx.x;
+  const double *a = A + tr * 32, *b = B + tr * 32, *c = C + tr * 64;
+  double* d = D + tr * 64;
+  double a0 = a[g * 4 + t], b0 = b[t * 8 + g], d0 = c[g * 8 + 2 * t], d1 = c[g * 8 + 2 * t + 1];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+               : "+d"(d0), "+d"(d1) : "d"(a0), "d"(b0));
+  d[g * 8 + 2 * t] = d0;
+  d[g * 8 + 2 * t + 1] = d1;
 #endif
 }
 
@@ -377,6 +393,54 @@ static void run_cfg(int ci) {
   cudaFree(da16); cudaFree(db16); cudaFree(da32); cudaFree(db32); cudaFree(dc); cudaFree(dd);
 }
 
+static double drand(int elo, int ehi) {
+  double m = 1.0 + (double)(rnd32() >> 5) / 134217728.0 + (double)(rnd32() >> 6) / 9007199254740992.0;
+  double v = ldexp(m, elo + (int)(rnd32() % (uint32_t)(ehi - elo + 1)));
+  return (rnd32() & 1) ? -v : v;
+}
+
+static void run_f64() {
+  std::vector<double> a(TRIALS * 32), b(TRIALS * 32), c(TRIALS * 64), d(TRIALS * 64);
+  for (int tr = 0; tr < TRIALS; tr++) {
+    int s = tr % 4;
+    for (int i = 0; i < 32; i++) { a[tr * 32 + i] = drand(s == 1 ? -30 : -2, s == 1 ? 30 : 2); b[tr * 32 + i] = drand(-2, 2); }
+    for (int i = 0; i < 64; i++) c[tr * 64 + i] = s == 3 ? drand(40, 60) : drand(-4, 4);
+    if (s == 2) // a[r][0]*b[0][n] and a[r][1]*b[1][n] cancel to the last bits
+      for (int r = 0; r < 8; r++) { a[tr * 32 + r * 4 + 1] = -a[tr * 32 + r * 4]; for (int n = 0; n < 8; n++) b[tr * 32 + 8 + n] = b[tr * 32 + n]; }
+  }
+  double *da, *db, *dc, *dd;
+  CHECK(cudaMalloc(&da, a.size() * 8)); CHECK(cudaMalloc(&db, b.size() * 8));
+  CHECK(cudaMalloc(&dc, c.size() * 8)); CHECK(cudaMalloc(&dd, d.size() * 8));
+  CHECK(cudaMemcpy(da, a.data(), a.size() * 8, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, b.data(), b.size() * 8, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dc, c.data(), c.size() * 8, cudaMemcpyHostToDevice));
+  mma_f64_probe<<<TRIALS, 32>>>(da, db, dc, dd);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(d.data(), dd, d.size() * 8, cudaMemcpyDeviceToHost));
+  uint32_t h = 2166136261u;
+  int bad = 0;
+  for (int tr = 0; tr < TRIALS; tr++)
+    for (int r = 0; r < 8; r++)
+      for (int n = 0; n < 8; n++) {
+        double got = d[tr * 64 + r * 8 + n];
+        uint64_t u; memcpy(&u, &got, 8);
+        h = fnv(fnv(h, (uint32_t)u), (uint32_t)(u >> 32));
+        long double s = c[tr * 64 + r * 8 + n], mag = fabsl(s);
+        for (int k = 0; k < 4; k++) { long double p = (long double)a[tr * 32 + r * 4 + k] * b[tr * 32 + k * 8 + n]; s += p; mag += fabsl(p); }
+        if (!(fabsl((long double)got - s) <= mag * 1e-13L)) { if (bad < 3) fprintf(stderr, "f64 trial %d D[%d][%d] = %.17g, want ~%.17Lg\n", tr, r, n, got, s); bad++; }
+      }
+  printf("%-26s hash %08x checked %d %s\n", "mma.m8n8k4.f64", h, TRIALS * 64, bad ? "FAIL" : "PASS");
+  if (bad) g_fail = 1;
+  if (g_dump) {
+    uint32_t hdr[2] = {0x46363444u, TRIALS};
+    fwrite(hdr, 4, 2, g_dump);
+    fwrite(a.data(), 8, a.size(), g_dump); fwrite(b.data(), 8, b.size(), g_dump);
+    fwrite(c.data(), 8, c.size(), g_dump); fwrite(d.data(), 8, d.size(), g_dump);
+  }
+  cudaFree(da); cudaFree(db); cudaFree(dc); cudaFree(dd);
+}
+
 template <typename T> static T cvt(int v);
 template <> float cvt(int v) { return (float)v; }
 template <> int cvt(int v) { return v; }
@@ -449,6 +513,7 @@ static void run_layout(const char* name) {
 int main(int argc, char** argv) {
   if (argc > 1) g_dump = fopen(argv[1], "wb");
   for (int c = 0; c < NCFG; c++) run_cfg(c);
+  run_f64();
   run_layout<16, 16, 16, __half, __half, float>("m16n16k16.f16.f32");
   run_layout<16, 16, 16, __half, __half, __half>("m16n16k16.f16.f16");
   run_layout<32, 8, 16, __half, __half, float>("m32n8k16.f16.f32");
