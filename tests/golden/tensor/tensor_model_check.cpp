@@ -38,6 +38,8 @@ struct Record {
   std::vector<uint32_t> a, b, c, d;
 };
 struct LayoutRec { uint32_t part, ne, shape; std::vector<int32_t> map; };
+// mma.m8n8k4.f64 trials: A 8x4, B 4x8, C/D 8x8 per trial, row-major doubles
+struct F64Rec { uint32_t trials = 0; std::vector<double> a, b, c, d; };
 
 bool readAll(const char *path, std::vector<uint32_t> &w) {
   FILE *f = std::strcmp(path, "-") == 0 ? stdin : std::fopen(path, "rb");
@@ -49,7 +51,7 @@ bool readAll(const char *path, std::vector<uint32_t> &w) {
   return true;
 }
 
-bool parse(const std::vector<uint32_t> &w, std::vector<Record> &recs, std::vector<LayoutRec> &lays) {
+bool parse(const std::vector<uint32_t> &w, std::vector<Record> &recs, std::vector<LayoutRec> &lays, std::vector<F64Rec> &f64s) {
   size_t p = 0;
   auto take = [&](size_t n, std::vector<uint32_t> &out) {
     if (p + n > w.size()) return false;
@@ -66,6 +68,21 @@ bool parse(const std::vector<uint32_t> &w, std::vector<Record> &recs, std::vecto
       size_t na = size_t(r.trials) * r.M * r.K, nb = size_t(r.trials) * r.K * r.N, nc = size_t(r.trials) * r.M * r.N;
       if (!take(na, r.a) || !take(nb, r.b) || !take(nc, r.c) || !take(nc, r.d)) return false;
       recs.push_back(std::move(r));
+    } else if (w[p] == 0x46363444u && p + 2 <= w.size()) {
+      F64Rec r;
+      r.trials = w[p + 1];
+      p += 2;
+      auto takeD = [&](size_t n, std::vector<double> &out) {
+        if (p + 2 * n > w.size()) return false;
+        out.resize(n);
+        std::memcpy(out.data(), w.data() + p, n * 8);
+        p += 2 * n;
+        return true;
+      };
+      if (!takeD(size_t(r.trials) * 32, r.a) || !takeD(size_t(r.trials) * 32, r.b) || !takeD(size_t(r.trials) * 64, r.c) ||
+          !takeD(size_t(r.trials) * 64, r.d))
+        return false;
+      f64s.push_back(std::move(r));
     } else if (w[p] == 0x4c41594fu && p + 4 <= w.size()) {
       LayoutRec l;
       l.part = w[p + 1]; l.ne = w[p + 2]; l.shape = w[p + 3];
@@ -123,6 +140,29 @@ long mismatches(const Record &r, const tc_model &m, int tf32Mode, bool print) {
   return bad;
 }
 
+// f64: 0 = FMA chain in k order from C (the translator's), 1 = C + products rounded once (binary128)
+long f64Mismatches(const F64Rec &r, int model, bool print) {
+  long bad = 0;
+  for (uint32_t t = 0; t < r.trials; ++t)
+    for (int i = 0; i < 8; ++i)
+      for (int n = 0; n < 8; ++n) {
+        double acc = r.c[t * 64 + uint32_t(i * 8 + n)];
+        if (model == 0) {
+          for (int k = 0; k < 4; ++k) acc = std::fma(r.a[t * 32 + uint32_t(i * 4 + k)], r.b[t * 32 + uint32_t(k * 8 + n)], acc);
+        } else {
+          __float128 s = acc;
+          for (int k = 0; k < 4; ++k) s += (__float128)r.a[t * 32 + uint32_t(i * 4 + k)] * r.b[t * 32 + uint32_t(k * 8 + n)];
+          acc = double(s);
+        }
+        double want = r.d[t * 64 + uint32_t(i * 8 + n)];
+        if (std::memcmp(&acc, &want, 8) != 0) {
+          if (print && bad < 4) std::printf("  f64 trial %u D[%d][%d]: model %.17g, H200 %.17g\n", t, i, n, acc, want);
+          ++bad;
+        }
+      }
+  return bad;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -131,13 +171,19 @@ int main(int argc, char **argv) {
   std::vector<uint32_t> w;
   std::vector<Record> recs;
   std::vector<LayoutRec> lays;
-  if (!readAll(argv[2], w) || !parse(w, recs, lays)) { std::fprintf(stderr, "bad dump %s\n", argv[2]); return 2; }
+  std::vector<F64Rec> f64s;
+  if (!readAll(argv[2], w) || !parse(w, recs, lays, f64s)) { std::fprintf(stderr, "bad dump %s\n", argv[2]); return 2; }
   if (mode == "check") {
     long total = 0;
     for (const auto &r : recs) {
       const Cfg &cf = kCfg[r.ci];
       long bad = mismatches(r, cf.f16acc ? kTcModelF16 : kTcModelF32, 0, true);
       std::printf("%-26s %6u results, %ld differ from the model\n", cf.name, r.trials * r.M * r.N, bad);
+      total += bad;
+    }
+    for (const auto &r : f64s) {
+      long bad = f64Mismatches(r, 0, true);
+      std::printf("%-26s %6u results, %ld differ from the model\n", "mma.m8n8k4.f64", r.trials * 64, bad);
       total += bad;
     }
     std::printf("RESULT %s\n", total || recs.empty() ? "FAIL" : "PASS");
@@ -164,13 +210,17 @@ int main(int argc, char **argv) {
             }
       std::printf("%-26s best: %s: %ld of %u differ\n", cf.name, bestDesc.c_str(), best, r.trials * r.M * r.N);
     }
+    for (const auto &r : f64s)
+      std::printf("%-26s fma chain: %ld, single rounding: %ld of %u differ\n", "mma.m8n8k4.f64", f64Mismatches(r, 0, false),
+                  f64Mismatches(r, 1, false), r.trials * 64);
     return 0;
   }
   if (mode == "layouts" && argc > 3) {
     std::vector<uint32_t> w2;
     std::vector<Record> r2;
     std::vector<LayoutRec> l2;
-    if (!readAll(argv[3], w2) || !parse(w2, r2, l2)) { std::fprintf(stderr, "bad dump %s\n", argv[3]); return 2; }
+    std::vector<F64Rec> f2;
+    if (!readAll(argv[3], w2) || !parse(w2, r2, l2, f2)) { std::fprintf(stderr, "bad dump %s\n", argv[3]); return 2; }
     int diff = 0;
     for (size_t i = 0; i < lays.size() && i < l2.size(); ++i) {
       const auto &x = lays[i], &y = l2[i];
