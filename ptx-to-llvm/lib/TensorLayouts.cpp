@@ -2,11 +2,13 @@
 //
 // The PTX ISA's mma.sync fragment tables (section "Matrix Fragments for
 // mma.m16n8k*"), with groupID = lane >> 2 and threadID_in_group = lane % 4,
-// and the wmma layouts built from them: wmma shapes are composed of m16n8
-// tiles (m16n16 = two n8 tiles, m32n8 = two m16 tiles, m8n32 = four n8 tiles
-// of an 8-row A) in the order the H200 holds them; f16 A/B fragments of wmma
-// have more registers than distinct elements (a Volta-era register count),
-// and the extra elements repeat the first ones.
+// and the wmma layouts built from them, as the H200 holds them (every wmma
+// fragment kind of tests/corpus/tensor_numerics.cu was dumped there and is
+// matched exactly): m16n16 = two n8 tiles, m32n8 = two m16 tiles; m8n32 is the
+// transposed m32n8 problem for its accumulator and its 16-bit B (B^T held as
+// an m32 A operand), while its A and 8-bit B are the 8-row / n8-tile forms.
+// f16 A/B fragments of wmma have more registers than distinct elements (a
+// Volta-era register count); the extra elements repeat the first ones.
 //
 //===----------------------------------------------------------------------===//
 #include "TensorLayouts.h"
@@ -87,7 +89,7 @@ Layout mmaLayout(Operand which, int k, Elem in) {
 }
 
 Layout wmmaLayout(Operand which, int m, int n, int k, Elem e, bool rowMajor) {
-  (void)rowMajor; // the H200 uses one lane layout for both memory layouts
+  (void)rowMajor; // the H200 uses one lane layout for both memory layouts (checked for every kind)
   bool shapeOk = (k == 16 && ((m == 16 && n == 16) || (m == 32 && n == 8) || (m == 8 && n == 32)) &&
                   e != Elem::TF32) ||
                  (k == 8 && m == 16 && n == 16 && (e == Elem::TF32 || which == Operand::C));
@@ -98,7 +100,8 @@ Layout wmmaLayout(Operand which, int m, int n, int k, Elem e, bool rowMajor) {
     int bits = e == Elem::F16 ? 16 : 32;
     return build(m, n, m * n / 32, bits, [&](int g, int t, int i) -> Coord {
       int tile = i / 4, j = i % 4;
-      if (m == 8) return {g, 2 * t + (i & 1) + 8 * (i >> 1)}; // four n8 tiles of one 8-row block
+      // m8n32 is computed transposed (D^T = B^T A^T as m32n8): lane holds rows 2t, 2t+1 of columns g + 8j
+      if (m == 8) return {2 * t + (i & 1), g + 8 * (i >> 1)};
       Coord rc = tileC(g, t, j);
       if (m == 16) return {rc.first, rc.second + 8 * tile};
       return {rc.first + 16 * tile, rc.second}; // m == 32
@@ -126,6 +129,8 @@ Layout wmmaLayout(Operand which, int m, int n, int k, Elem e, bool rowMajor) {
   int elems = f16 ? 16 : distinct;
   return build(k, n, elems, bits, [&](int g, int t, int i) -> Coord {
     int u = i % distinct;
+    // m8n32 16-bit B: B^T (32 x 16) held as the A operand of an m32n8 tile pair
+    if (m == 8 && bits == 16) return {2 * t + (u & 1) + 8 * ((u >> 2) & 1), g + 8 * ((u >> 1) & 1) + 16 * (u >> 3)};
     int per = tileElemsB(k, e);
     int tile = u / per, j = u % per;
     Coord rc = tileB(k, e, g, t, j);
