@@ -6,13 +6,14 @@
  * tests/golden/tensor/fit_tensor_model.c fits them against the recorded H200
  * results of tests/corpus/tensor_numerics.cu).
  *
- * Inputs are the exact products p[k] (f16/bf16/tf32 products are exact in
- * double) in k order and the accumulator c. The products are taken in groups
- * of `group` consecutive k; each group is one fused addition of the running
- * accumulator and its products:
- *  - every nonzero term is aligned to the largest exponent among the group's
- *    terms, keeping `width` bits below and including that leading bit (the
- *    bits shifted out are dropped, toward zero);
+ * Inputs are the factors a[k], b[k] (f16/bf16/tf32 values, exact in double;
+ * their products are exact in double too) in k order and the accumulator c.
+ * The products are taken in groups of `group` consecutive k; each group is one
+ * fused addition of the running accumulator and its products:
+ *  - every nonzero term is aligned to the largest anchor among the group's
+ *    terms (a product's anchor is the sum of its factors' exponents, c's its
+ *    exponent), keeping the bits from `width - 1` below that anchor upward
+ *    (the bits shifted out are dropped, toward zero);
  *  - the aligned terms are summed exactly (integers);
  *  - the sum is rounded once to the accumulator format (f32, or f16 for the
  *    f16-accumulator forms) with `round` (0 toward zero, 1 to nearest even).
@@ -30,10 +31,15 @@ struct tc_model {
   int round; /* final rounding: 0 toward zero, 1 to nearest even */
 };
 
-/* The parameters the device library uses (fitted to the H200: see
- * docs/notes/session4-tensor.md); f32 accumulators and f16 accumulators. */
-static const struct tc_model kTcModelF32 = {16, 27, 0};
-static const struct tc_model kTcModelF16 = {16, 27, 1};
+/* The parameters the device library uses, fitted to the H200 (every one of
+ * the 180,224 results of tests/corpus/tensor_numerics.cu, specials included,
+ * equals the model's; docs/notes/session4-tensor.md): one fused addition per
+ * hardware k-step (mma.sync's k <= 16 is one step; ptx-to-llvm splits
+ * wmma.m16n16k8.tf32, which ptxas runs as two chained k4 steps), 26 bits
+ * from the anchor down, f32 accumulators truncated (RZ), f16 accumulators
+ * rounded to nearest even. */
+static const struct tc_model kTcModelF32 = {16, 26, 0};
+static const struct tc_model kTcModelF16 = {16, 26, 1};
 
 /* An exact binary value: (-1)^neg * mant * 2^exp; kind 0 zero, 1 finite nonzero, 2 inf, 3 nan. */
 struct tc_val { uint64_t mant; int exp; int neg; int kind; };
@@ -100,20 +106,37 @@ static inline uint32_t tc_round_to(int64_t sum, int unit, int p, int ebits, int 
   return (sign ? signbit : 0u) | bits;
 }
 
-/* One fused addition of acc and n products; acc and the result are bit
- * patterns of the format (p, ebits). canon: the format's canonical NaN. */
-static inline uint32_t tc_fused(const struct tc_model *m, uint32_t acc, const double *prod, int n, int p, int ebits,
-                                uint32_t canon) {
+static inline int tc_lead(const struct tc_val *v) { return v->exp + tc_bitlen(v->mant) - 1; }
+
+/* One fused addition of acc and the n products a[i]*b[i]; acc and the result
+ * are bit patterns of the format (p, ebits). canon: the format's canonical
+ * NaN. The alignment anchor of a product is the sum of its factors'
+ * exponents (its significand, in [1, 4), may reach one bit above it); that of
+ * acc is its own exponent. */
+static inline uint32_t tc_fused(const struct tc_model *m, uint32_t acc, const double *a, const double *b, int n, int p,
+                                int ebits, uint32_t canon) {
   struct tc_val t[17];
+  int anchor[17];
   int nt = 0;
-  t[nt++] = tc_from_bits(acc, p, ebits);
-  for (int i = 0; i < n; i++) t[nt++] = tc_from_f64(prod[i]);
+  t[nt] = tc_from_bits(acc, p, ebits);
+  anchor[nt] = t[nt].kind == 1 ? tc_lead(&t[nt]) : 0;
+  nt++;
+  for (int i = 0; i < n; i++) {
+    t[nt] = tc_from_f64(a[i] * b[i]); /* exact for f16/bf16/tf32 factors */
+    if (t[nt].kind == 1) {
+      struct tc_val x = tc_from_f64(a[i]), y = tc_from_f64(b[i]);
+      anchor[nt] = tc_lead(&x) + tc_lead(&y);
+    } else {
+      anchor[nt] = 0;
+    }
+    nt++;
+  }
   int nan = 0, pinf = 0, ninf = 0, allnegzero = 1, emax = -100000;
   for (int i = 0; i < nt; i++) {
     if (t[i].kind == 3) nan = 1;
     if (t[i].kind == 2) { if (t[i].neg) ninf = 1; else pinf = 1; }
     if (!(t[i].kind == 0 && t[i].neg)) allnegzero = 0;
-    if (t[i].kind == 1) { int lead = t[i].exp + tc_bitlen(t[i].mant) - 1; if (lead > emax) emax = lead; }
+    if (t[i].kind == 1 && anchor[i] > emax) emax = anchor[i];
   }
   uint32_t signbit = 1u << (p - 1 + ebits), inf = (uint32_t)((1 << ebits) - 1) << (p - 1);
   if (nan || (pinf && ninf)) return canon;
@@ -125,20 +148,20 @@ static inline uint32_t tc_fused(const struct tc_model *m, uint32_t acc, const do
   for (int i = 0; i < nt; i++) {
     if (t[i].kind != 1) continue;
     int sh = t[i].exp - unit;
-    uint64_t a;
-    if (sh >= 0) a = t[i].mant << sh;
-    else a = -sh >= 64 ? 0 : t[i].mant >> (-sh);
-    sum += t[i].neg ? -(int64_t)a : (int64_t)a;
+    uint64_t v;
+    if (sh >= 0) v = t[i].mant << sh;
+    else v = -sh >= 64 ? 0 : t[i].mant >> (-sh);
+    sum += t[i].neg ? -(int64_t)v : (int64_t)v;
   }
   return tc_round_to(sum, unit, p, ebits, m->round, 0);
 }
 
 /* The whole k-step: groups of m->group products, in k order. */
-static inline uint32_t tc_dot(const struct tc_model *m, uint32_t acc, const double *prod, int n, int p, int ebits,
-                              uint32_t canon) {
+static inline uint32_t tc_dot(const struct tc_model *m, uint32_t acc, const double *a, const double *b, int n, int p,
+                              int ebits, uint32_t canon) {
   for (int k = 0; k < n; k += m->group) {
     int g = n - k < m->group ? n - k : m->group;
-    acc = tc_fused(m, acc, prod + k, g, p, ebits, canon);
+    acc = tc_fused(m, acc, a + k, b + k, g, p, ebits, canon);
   }
   return acc;
 }

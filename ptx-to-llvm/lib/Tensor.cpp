@@ -9,9 +9,9 @@
 //    p + (row * stride + col) (row-major) or (col * stride + row) elements.
 //  - wmma.mma / mma.sync: each lane gathers the A rows and B columns of its
 //    D elements (one shuffle per distinct source register and source-lane
-//    pattern), forms the products exactly (f16/bf16/tf32 products are exact
-//    in double; integer products in i32) and adds them to C the way the
-//    H200's tensor cores do (__ptx_tc_dot_f32/_f16, devlib tensor.c).
+//    pattern), widens the factors exactly to double (integer products in
+//    i32) and has the devlib add the products to C the way the H200's tensor
+//    cores do (__ptx_tc_dot_f32/_f16, devlib tensor.c).
 //    Integer forms wrap (or saturate with .satfinite).
 //  - ldmatrix / stmatrix: lane 8j+r gives the row address of row r of matrix
 //    j; each lane shuffles the row addresses it needs and loads / stores its
@@ -209,16 +209,17 @@ Value *widen(FnCtx &fc, Value *x, tl::Elem e) {
 }
 
 // D = A*B + C for the lane's D elements (the C layout). A/B: input fragments; C elements as i32 bits.
+// kStep: the products of one hardware step (one fused addition on the H200).
 bool multiply(FnCtx &fc, const ptx::Instruction &in, Warp &w, const Frag &A, const Frag &B, tl::Elem inA, tl::Elem inB,
               const tl::Layout &cl, const std::vector<Value *> &cElems, tl::Elem ct, tl::Elem dt, bool satfinite,
-              std::vector<Value *> &dElems) {
+              int kStep, std::vector<Value *> &dElems) {
   auto &b = fc.b;
   int K = A.layout.cols;
   Gatherer ga(w, A), gb(w, B);
   bool isInt = inA == tl::Elem::S8 || inA == tl::Elem::U8;
   for (int i = 0; i < cl.elems; ++i) {
     std::array<std::pair<int, int>, 32> needA, needB;
-    std::vector<Value *> prods;
+    std::vector<Value *> prods, fa, fb;
     for (int k = 0; k < K; ++k) {
       for (int l = 0; l < 32; ++l) {
         needA[size_t(l)] = {cl.row(l, i), k};
@@ -228,7 +229,9 @@ bool multiply(FnCtx &fc, const ptx::Instruction &in, Warp &w, const Frag &A, con
       if (!a || !bv) return fc.unsupported(in, "fragment layout (internal: element not gatherable)");
       a = widen(fc, a, inA);
       bv = widen(fc, bv, inB);
-      prods.push_back(isInt ? b.CreateMul(a, bv) : b.CreateFMul(a, bv));
+      if (isInt) prods.push_back(b.CreateMul(a, bv));
+      fa.push_back(a);
+      fb.push_back(bv);
     }
     Value *c = cElems[size_t(i)];
     if (isInt) {
@@ -251,10 +254,12 @@ bool multiply(FnCtx &fc, const ptx::Instruction &in, Warp &w, const Frag &A, con
       Value *h = b.CreateBitCast(b.CreateTrunc(c, b.getInt16Ty()), b.getHalfTy());
       c = b.CreateBitCast(b.CreateFPExt(h, b.getFloatTy()), fc.i32());
     }
-    for (int k0 = 0; k0 < K; k0 += 16) {
-      std::vector<Value *> args{c, b.getInt32(uint32_t(std::min(16, K - k0)))};
-      for (int k = 0; k < 16; ++k)
-        args.push_back(k0 + k < K ? prods[size_t(k0 + k)] : ConstantFP::get(b.getDoubleTy(), 0.0));
+    for (int k0 = 0; k0 < K; k0 += kStep) {
+      int n = std::min(kStep, K - k0);
+      std::vector<Value *> args{c, b.getInt32(uint32_t(n))};
+      for (auto *f : {&fa, &fb})
+        for (int k = 0; k < 16; ++k)
+          args.push_back(k < n ? (*f)[size_t(k0 + k)] : ConstantFP::get(b.getDoubleTy(), 0.0));
       c = fc.call(f16acc ? "__ptx_tc_dot_f16" : "__ptx_tc_dot_f32", fc.i32(), args);
     }
     if (!f16acc && dt == tl::Elem::F16) {
@@ -400,7 +405,10 @@ bool wmmaMma(FnCtx &fc, const ptx::Instruction &in) {
   if (!accElems(fc, in, ops[3], lc, ct, cEl, "C")) return false;
   if (int(vecElems(ops[0]).size()) * (dt == tl::Elem::F16 ? 2 : 1) != ld.elems) return fc.unsupported(in, "D fragment");
   Warp w(fc);
-  if (!multiply(fc, in, w, A, B, at, bt, lc, cEl, ct, dt, in.has(Mod::Satfinite), dEl)) return false;
+  // ptxas runs wmma.m16n16k8.tf32 as two chained m16n8k4 steps (HMMA.1684 on the H200); every other wmma
+  // k-step is one fused addition
+  int kStep = at == tl::Elem::TF32 ? 4 : 16;
+  if (!multiply(fc, in, w, A, B, at, bt, lc, cEl, ct, dt, in.has(Mod::Satfinite), kStep, dEl)) return false;
   writeAcc(fc, ops[0], dt, dEl);
   return true;
 }
@@ -473,7 +481,7 @@ bool mma(FnCtx &fc, const ptx::Instruction &in) {
   if (!accElems(fc, in, ops[3], lc, *c, cEl, "C")) return false;
   if (int(vecElems(ops[0]).size()) * (*d == tl::Elem::F16 ? 2 : 1) != 4) return fc.unsupported(in, "D fragment");
   Warp w(fc);
-  if (!multiply(fc, in, w, A, B, *a, *bb, lc, cEl, *c, *d, in.has(Mod::Satfinite), dEl)) return false;
+  if (!multiply(fc, in, w, A, B, *a, *bb, lc, cEl, *c, *d, in.has(Mod::Satfinite), 16, dEl)) return false;
   writeAcc(fc, ops[0], *d, dEl);
   return true;
 }

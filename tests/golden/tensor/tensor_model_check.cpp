@@ -123,14 +123,15 @@ long mismatches(const Record &r, const tc_model &m, int tf32Mode, bool print) {
   for (uint32_t t = 0; t < r.trials; ++t)
     for (uint32_t i = 0; i < r.M; ++i)
       for (uint32_t n = 0; n < r.N; ++n) {
-        double p[64];
-        for (uint32_t k = 0; k < r.K; ++k)
-          p[k] = inVal(r.a[(size_t(t) * r.M + i) * r.K + k], cf.in, tf32Mode) *
-                 inVal(r.b[(size_t(t) * r.K + k) * r.N + n], cf.in, tf32Mode);
+        double fa[64], fb[64];
+        for (uint32_t k = 0; k < r.K; ++k) {
+          fa[k] = inVal(r.a[(size_t(t) * r.M + i) * r.K + k], cf.in, tf32Mode);
+          fb[k] = inVal(r.b[(size_t(t) * r.K + k) * r.N + n], cf.in, tf32Mode);
+        }
         size_t j = (size_t(t) * r.M + i) * r.N + n;
         uint32_t want = r.d[j], got;
-        if (cf.f16acc) got = tc_dot(&m, r.c[j] & 0xffff, p, int(r.K), 11, 5, 0x7fffu);
-        else got = tc_dot(&m, r.c[j], p, int(r.K), 24, 8, 0x7fffffffu);
+        if (cf.f16acc) got = tc_dot(&m, r.c[j] & 0xffff, fa, fb, int(r.K), 11, 5, 0x7fffu);
+        else got = tc_dot(&m, r.c[j], fa, fb, int(r.K), 24, 8, 0x7fffffffu);
         if (got != want) {
           if (print && bad < 4)
             std::printf("  %s trial %u D[%u][%u]: model %08x, H200 %08x (scheme %u)\n", cf.name, t, i, n, got, want, t % 8);
@@ -177,7 +178,9 @@ int main(int argc, char **argv) {
     long total = 0;
     for (const auto &r : recs) {
       const Cfg &cf = kCfg[r.ci];
-      long bad = mismatches(r, cf.f16acc ? kTcModelF16 : kTcModelF32, 0, true);
+      tc_model m = cf.f16acc ? kTcModelF16 : kTcModelF32;
+      if (r.ci == 11) m.group = 4; // wmma.m16n16k8.tf32: two chained k4 steps (as ptx-to-llvm issues it)
+      long bad = mismatches(r, m, 0, true);
       std::printf("%-26s %6u results, %ld differ from the model\n", cf.name, r.trials * r.M * r.N, bad);
       total += bad;
     }
@@ -195,7 +198,7 @@ int main(int argc, char **argv) {
       long best = -1;
       std::string bestDesc;
       for (int group : {1, 2, 4, 8, 16})
-        for (int width = 11; width <= 48; ++width)
+        for (int width = 20; width <= 32; ++width)
           for (int round = 0; round < 2; ++round)
             for (int tf = 0; tf < (cf.in == IN_TF32 ? 2 : 1); ++tf) {
               tc_model m{group, width, round};
