@@ -18,10 +18,10 @@
 
 __attribute__((noinline)) uint32_t __ptx_tc_dot_f32(uint32_t c, uint32_t n, TC_FACTORS(a), TC_FACTORS(b)) {
   const double a[16] = TC_ARRAY(a), b[16] = TC_ARRAY(b);
-  return tc_dot(&kTcModelF32, c, a, b, (int)(n > 16 ? 16 : n), 24, 8, 0x7fffffffu);
+  return tc_fused(&kTcModelF32, c, a, b, (int)(n > 16 ? 16 : n), 24, 8, 0x7fffffffu); /* group 16: one step */
 }
 
 __attribute__((noinline)) uint32_t __ptx_tc_dot_f16(uint32_t c, uint32_t n, TC_FACTORS(a), TC_FACTORS(b)) {
   const double a[16] = TC_ARRAY(a), b[16] = TC_ARRAY(b);
-  return tc_dot(&kTcModelF16, c & 0xffffu, a, b, (int)(n > 16 ? 16 : n), 11, 5, 0x7fffu);
+  return tc_fused(&kTcModelF16, c & 0xffffu, a, b, (int)(n > 16 ? 16 : n), 11, 5, 0x7fffu);
 }

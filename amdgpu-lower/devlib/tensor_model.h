@@ -25,6 +25,12 @@
 
 #include <stdint.h>
 
+#if defined(__clang__)
+#define TC_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define TC_UNROLL
+#endif
+
 struct tc_model {
   int group; /* products per fused addition (4, 8, 16) */
   int width; /* significant bits kept at the alignment, counted from the largest term's leading bit */
@@ -121,8 +127,10 @@ static inline uint32_t tc_fused(const struct tc_model *m, uint32_t acc, const do
   t[nt] = tc_from_bits(acc, p, ebits);
   anchor[nt] = t[nt].kind == 1 ? tc_lead(&t[nt]) : 0;
   nt++;
-  for (int i = 0; i < n; i++) {
-    t[nt] = tc_from_f64(a[i] * b[i]); /* exact for f16/bf16/tf32 factors */
+  /* constant trip counts (n <= 16): the arrays stay in registers on the GPU */
+TC_UNROLL
+  for (int i = 0; i < 16; i++) {
+    t[nt] = tc_from_f64(i < n ? a[i] * b[i] : 0.0); /* exact for f16/bf16/tf32 factors */
     if (t[nt].kind == 1) {
       struct tc_val x = tc_from_f64(a[i]), y = tc_from_f64(b[i]);
       anchor[nt] = tc_lead(&x) + tc_lead(&y);
@@ -132,10 +140,12 @@ static inline uint32_t tc_fused(const struct tc_model *m, uint32_t acc, const do
     nt++;
   }
   int nan = 0, pinf = 0, ninf = 0, allnegzero = 1, emax = -100000;
-  for (int i = 0; i < nt; i++) {
+TC_UNROLL
+  for (int i = 0; i < 17; i++) {
+    int real = i <= n; /* acc and the n products; the padding is +0 */
     if (t[i].kind == 3) nan = 1;
     if (t[i].kind == 2) { if (t[i].neg) ninf = 1; else pinf = 1; }
-    if (!(t[i].kind == 0 && t[i].neg)) allnegzero = 0;
+    if (real && !(t[i].kind == 0 && t[i].neg)) allnegzero = 0;
     if (t[i].kind == 1 && anchor[i] > emax) emax = anchor[i];
   }
   uint32_t signbit = 1u << (p - 1 + ebits), inf = (uint32_t)((1 << ebits) - 1) << (p - 1);
@@ -145,7 +155,8 @@ static inline uint32_t tc_fused(const struct tc_model *m, uint32_t acc, const do
   if (emax == -100000) return allnegzero ? signbit : 0u;
   int unit = emax - m->width + 1;
   int64_t sum = 0;
-  for (int i = 0; i < nt; i++) {
+TC_UNROLL
+  for (int i = 0; i < 17; i++) {
     if (t[i].kind != 1) continue;
     int sh = t[i].exp - unit;
     uint64_t v;
