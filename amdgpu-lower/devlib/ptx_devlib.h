@@ -243,6 +243,18 @@ uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint
 uint32_t __ptx_cvt_f32_to_fp8(float x, uint32_t e5m2, uint32_t relu);
 uint32_t __ptx_cvt_fp8_to_f16(uint32_t byte, uint32_t e5m2, uint32_t relu);
 
+/* ---- Tensor-core accumulation (tensor.c) ----------------------------------
+ * One mma/wmma k-step of one accumulator element: c (f32 bits, or f16 bits in
+ * the low half for __ptx_tc_dot_f16) plus the n <= 16 products a_k * b_k of
+ * the factors a0.., b0.. (f16/bf16/tf32 values as doubles, in k order; unused
+ * ones 0), added the way the H200's tensor cores do it (tensor_model.h);
+ * returns the result's bits. ptx-to-llvm gathers the fragments. */
+#define PTX_TC_FACTORS(x) double x##0, double x##1, double x##2, double x##3, double x##4, double x##5, \
+  double x##6, double x##7, double x##8, double x##9, double x##10, double x##11, double x##12, double x##13, \
+  double x##14, double x##15
+uint32_t __ptx_tc_dot_f32(uint32_t c, uint32_t n, PTX_TC_FACTORS(a), PTX_TC_FACTORS(b));
+uint32_t __ptx_tc_dot_f16(uint32_t c, uint32_t n, PTX_TC_FACTORS(a), PTX_TC_FACTORS(b));
+
 /* ---- Exact FP helpers -------------------------------------------------------
  * None: ptx-to-llvm emits its exact FP sequences (directed rounding, ftz,
  * canonical NaNs, bf16 single rounding) inline as plain LLVM IR, so there is

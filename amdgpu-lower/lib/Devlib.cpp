@@ -254,6 +254,12 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
     // constants (barrier ids, shuffle masks): always inline them, so calls
     // cost nothing, dead paths (software barriers for bar.sync 0) vanish and
     // their LDS is only allocated in kernels that really use it.
+    // Exception: the tensor-core accumulation model (__ptx_tc_*, tensor.c) is
+    // large, called once per mma element and k-step, and stays a call.
+    if (f.getName().starts_with("__ptx_tc_")) {
+      f.addFnAttr(llvm::Attribute::NoInline);
+      continue;
+    }
     f.removeFnAttr(llvm::Attribute::NoInline);
     f.removeFnAttr(llvm::Attribute::OptimizeNone);
     f.addFnAttr(llvm::Attribute::AlwaysInline);

@@ -129,8 +129,10 @@ Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const 
     if (N->empty()) return Error::success();
     P->symbols[N->str()] = P->base + *V;
     if (Ty == ELF::STT_FUNC && S.getSize() > 0) {
+      // the same symbol may come from .symtab and .dynsym; distinct local functions may share a
+      // name (a device-library function kept out of line in several code-generation partitions)
       for (auto &Fn : Funcs)
-        if (Fn.first == *N) return Error::success();
+        if (Fn.first == *N && Fn.second.first == *V) return Error::success();
       Funcs.push_back({N->str(), {*V, *V + S.getSize()}});
     }
     if (Ty == ELF::STT_OBJECT && N->ends_with(".kd")) KDs[N->str()] = *V;

@@ -99,7 +99,10 @@ private:
     int approxOrFull = -1, rounding = -1;
     for (size_t i = 0; i < in_.mods.size(); ++i) {
       Modifier m = in_.mods[i];
-      for (size_t j = 0; j < i; ++j) {
+      // wmma.mma / mma name the A and B layouts and element formats in order (.row.row, .s4.s4)
+      bool layoutPair = (in_.op == Opcode::Wmma || in_.op == Opcode::Mma) && !m.isType() &&
+                        (m.mod == Mod::Row || m.mod == Mod::Col || modCategory(m.mod) == ModCat::ElemType);
+      for (size_t j = 0; j < i && !layoutPair; ++j) {
         if (in_.mods[j] == m && !m.isType()) {
           diags_.error(modLoc(i), "duplicate modifier '" + dotted(m) + "' on '" + opName + "'");
           break;

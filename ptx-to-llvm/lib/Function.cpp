@@ -242,6 +242,8 @@ static bool dispatch(FnCtx &fc, const ptx::Instruction &in) {
   case O::Vmax2: case O::Vset2: case O::Vadd4: case O::Vsub4: case O::Vavrg4: case O::Vabsdiff4: case O::Vmin4:
   case O::Vmax4: case O::Vset4:
     return translateVideo(fc, in);
+  case O::Wmma: case O::Mma: case O::Ldmatrix: case O::Stmatrix: case O::Movmatrix:
+    return translateTensor(fc, in);
   case O::Pmevent:
     // pmevent signals a performance-monitor event to an attached profiler;
     // it has no effect on the program's state, and there is no NVIDIA

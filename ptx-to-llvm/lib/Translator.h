@@ -193,6 +193,7 @@ bool translateWarp(FnCtx &, const ptx::Instruction &);
 bool translateAsync(FnCtx &, const ptx::Instruction &);
 bool translateTexture(FnCtx &, const ptx::Instruction &);
 bool translateVideo(FnCtx &, const ptx::Instruction &);
+bool translateTensor(FnCtx &, const ptx::Instruction &);
 llvm::Value *readSpecialReg(FnCtx &, const ptx::Operand &op);
 
 // Classification used by the dispatcher.
