@@ -3,8 +3,7 @@
 // Allocations go to the current context's core registry (device, pinned, managed); copies
 // use unified addresses (the core classifies both ends), synchronously on the legacy
 // stream (cuMemcpy*) or on a stream (cuMemcpy*Async); the _ptds / _ptsz exports use the
-// per-thread default stream for a null stream. cuMemsetD16/D32 of a pattern whose bytes
-// differ are a copy from a host buffer kept alive until the stream has run it.
+// per-thread default stream for a null stream. cuMemsetD8/D16/D32 are the core's Stream::fill.
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -53,32 +52,22 @@ CUresult copyAsync(uint64_t Dst, uint64_t Src, size_t N, CUstream H, bool PerThr
   return fail(S->copy(Dst, Src, N), "cuMemcpyAsync");
 }
 
-// Fills Count elements of ElemSize bytes with Pattern (little-endian).
+// Fills Count elements of ElemSize bytes with Pattern (little-endian): the core's Stream::fill
+// (captured as one memset node while the stream captures).
 CUresult fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, size_t Count, CUstream H, bool Async,
               bool PerThread) {
   if (Count == 0) return CUDA_SUCCESS;
-  uint8_t B[4];
-  memcpy(B, &Pattern, 4);
-  bool Uniform = true;
-  for (unsigned I = 1; I < ElemSize; ++I) Uniform &= B[I] == B[0];
-  size_t Bytes = Count * ElemSize;
   DrvContext *C;
   if (CUresult R = ctx(&C)) return R;
   runtime::Stream *S = nullptr;
-  if (Async || PerThread)
+  if (Async || PerThread) {
     if (CUresult R = resolveStream(H, PerThread, &S)) return R;
-  if (Uniform) {
-    if (!S) return fail(C->core->memsetSync(Dst, B[0], Bytes), "cuMemset");
-    if (auto E = S->memset(Dst, B[0], Bytes)) return fail(std::move(E), "cuMemset");
-    return Async ? CUDA_SUCCESS : fail(S->synchronize(), "cuMemset");
+  } else {
+    S = &C->core->legacyStream();
   }
-  auto Buf = std::make_shared<std::vector<uint8_t>>(Bytes);
-  for (size_t I = 0; I < Count; ++I) memcpy(Buf->data() + I * ElemSize, B, ElemSize);
-  uint64_t Src = reinterpret_cast<uint64_t>(Buf->data());
-  if (!S) return fail(C->core->copySync(Dst, Src, Bytes), "cuMemset");
-  if (auto E = S->copy(Dst, Src, Bytes)) return fail(std::move(E), "cuMemset");
-  if (auto E = S->hostFunc([Buf] {})) return fail(std::move(E), "cuMemset"); // keeps Buf alive
-  return Async ? CUDA_SUCCESS : fail(S->synchronize(), "cuMemset");
+  if (auto E = S->fill(Dst, Pattern, ElemSize, Count)) return fail(std::move(E), "cuMemset");
+  if (Async) return CUDA_SUCCESS;
+  return fail(PerThread ? S->synchronize() : S->drain(), "cuMemset");
 }
 
 // Rows of a 2D copy / memset, each a unified-address copy.

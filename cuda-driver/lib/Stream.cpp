@@ -52,7 +52,7 @@ CUresult record(CUevent E, CUstream H, bool PerThread) {
 CUresult hostFunc(CUstream H, CUhostFn Fn, void *Data, bool PerThread) {
   if (!Fn) return CUDA_ERROR_INVALID_VALUE;
   return streamOp(H, PerThread, "cuLaunchHostFunc",
-                  [Fn, Data](runtime::Stream &S) { return S.hostFunc([Fn, Data] { Fn(Data); }); });
+                  [Fn, Data](runtime::Stream &S) { return S.hostFunc(Fn, Data); });
 }
 
 CUresult addCallback(CUstream H, CUstreamCallback Cb, void *Data, unsigned Flags, bool PerThread) {
