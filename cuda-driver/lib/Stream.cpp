@@ -123,13 +123,7 @@ CUresult cuStreamGetCtx(CUstream H, CUcontext *Ctx) {
   *Ctx = reinterpret_cast<CUcontext>(C);
   return CUDA_SUCCESS;
 }
-CUresult cuStreamIsCapturing(CUstream H, CUstreamCaptureStatus *St) {
-  if (!St) return CUDA_ERROR_INVALID_VALUE;
-  runtime::Stream *S;
-  if (CUresult R = streamInfo(H, false, &S)) return R;
-  *St = CU_STREAM_CAPTURE_STATUS_NONE; // graphs (capture) are not implemented: never capturing
-  return CUDA_SUCCESS;
-}
+// cuStreamIsCapturing: Graphs.cpp.
 
 // ---- events ---------------------------------------------------------------------------
 CUresult cuEventCreate(CUevent *E, unsigned int Flags) {
