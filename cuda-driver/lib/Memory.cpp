@@ -268,12 +268,33 @@ CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr P)
   return pointerAttribute(Data, A, P);
 }
 
+// Size of an attribute's value; 0 for an attribute this library does not know.
+static size_t attributeBytes(CUpointer_attribute A) {
+  switch (A) {
+  case CU_POINTER_ATTRIBUTE_CONTEXT: case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+  case CU_POINTER_ATTRIBUTE_BUFFER_ID: case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+  case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+  case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+  case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: return 8;
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_MAPPED: case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: return 4;
+  case CU_POINTER_ATTRIBUTE_P2P_TOKENS: return sizeof(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS);
+  default: return 0;
+  }
+}
+
+// Unlike cuPointerGetAttribute, an attribute without a value for P (an unregistered host
+// pointer, device memory's host pointer, IPC / RDMA / pool properties) reads as zero (CUDA's
+// documented default) instead of failing; static cudart's cudaPointerGetAttributes relies on it.
 CUresult cuPointerGetAttributes(unsigned int N, CUpointer_attribute *As, void **Data, CUdeviceptr P) {
   if (!As || !Data) return CUDA_ERROR_INVALID_VALUE;
   for (unsigned I = 0; I < N; ++I) {
+    size_t Bytes = attributeBytes(As[I]);
+    if (!Bytes || !Data[I]) return CUDA_ERROR_INVALID_VALUE;
     CUresult R = pointerAttribute(Data[I], As[I], P);
-    if (R == CUDA_ERROR_INVALID_VALUE && As[I] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
-      *static_cast<unsigned *>(Data[I]) = 0; // an unregistered host pointer: type 0, not an error
+    if (R == CUDA_ERROR_INVALID_VALUE) std::memset(Data[I], 0, Bytes);
     else if (R) return R;
   }
   return CUDA_SUCCESS;

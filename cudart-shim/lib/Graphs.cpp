@@ -71,7 +71,8 @@ cudaError_t addNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const cudaGraphNode_t 
 
 // ---- parameters ----------------------------------------------------------------------
 cudaError_t kernelParams(const cudaKernelNodeParams *P, runtime::KernelNodeParams &Out) {
-  if (!P || !P->func) return cudaErrorInvalidValue;
+  if (!P) return cudaErrorInvalidValue;
+  if (!P->func) return cudaErrorInvalidDeviceFunction; // the H200's answer
   cudaError_t Err = cudaSuccess;
   if (!context(&Err)) return Err;
   runtime::Function *F = nullptr;

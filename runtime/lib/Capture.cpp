@@ -69,6 +69,7 @@ llvm::Error beginCapture(Stream &S, CaptureMode M) {
   std::lock_guard<std::mutex> G(CI.CaptureMu);
   if (I.Cap) return makeError(Errc::IllegalState, "the stream is already capturing");
   auto C = std::make_shared<Capture>();
+  C->Ctx = &S.context();
   C->G = std::make_unique<Graph>();
   C->Mode = M;
   C->Thread = std::this_thread::get_id();
@@ -91,8 +92,10 @@ llvm::Expected<Graph *> endCapture(Stream &S) {
     C->Invalidated = true;
     return makeError(Errc::StreamCaptureUnmatched, "the capture was not begun on this stream");
   }
-  if (C->Mode != CaptureMode::Relaxed && C->Thread != std::this_thread::get_id())
+  if (C->Mode != CaptureMode::Relaxed && C->Thread != std::this_thread::get_id()) {
+    finish(CI, C); // the H200 ends the capture (no graph) as well
     return makeError(Errc::StreamCaptureWrongThread, "the capture was begun by another thread");
+  }
   // Every member's tail must be reachable from (joined into) the origin's.
   std::set<const GraphNode *> Joined;
   std::vector<const GraphNode *> Work(I.CapTail.begin(), I.CapTail.end());
@@ -149,8 +152,18 @@ std::optional<llvm::Error> captureNode(Stream &S, GraphNodeKind K, const std::fu
   return llvm::Error::success();
 }
 
-std::optional<llvm::Error> captureChildGraph(Stream &S, const Graph &Child) {
-  return captureNode(S, GraphNodeKind::ChildGraph, [&](GraphNode &N) { N.child = Child.clone(); });
+std::optional<llvm::Error> captureGraphLaunch(Stream &S) {
+  {
+    Stream::Impl &I = S.impl();
+    std::lock_guard<std::mutex> G(ctxOf(S).CaptureMu);
+    if (I.Cap) {
+      if (I.Cap->Invalidated) return invalidated();
+      I.Cap->Invalidated = true;
+      return makeError(Errc::StreamCaptureUnsupported, "launching an executable graph into a stream capture");
+    }
+  }
+  // Not capturing: the legacy stream's implicit synchronisation rule still applies.
+  return captureNode(S, GraphNodeKind::Empty, [](GraphNode &) {});
 }
 
 std::optional<llvm::Error> captureRecord(Stream &S, Event &E) {
@@ -247,9 +260,12 @@ llvm::Error captureUnsafeCheck(Context &C, const char *What) {
 
 llvm::Error captureEventCheck(Event &E) {
   std::shared_ptr<Event::State> St = E.snapshot();
-  if (St && St->Cap)
-    return makeError(Errc::CapturedEvent, "the event was last recorded in a stream capture");
-  return llvm::Error::success();
+  if (!St || !St->Cap) return llvm::Error::success();
+  std::lock_guard<std::mutex> G(St->Cap->Ctx->impl().CaptureMu);
+  if (St->Cap->Ended)
+    return makeError(Errc::InvalidValue, "the event was last recorded in a stream capture that has ended");
+  St->Cap->Invalidated = true;
+  return makeError(Errc::CapturedEvent, "the event was last recorded in a stream capture");
 }
 
 } // namespace runtime

@@ -23,6 +23,7 @@
 namespace runtime {
 
 struct Capture {
+  Context *Ctx = nullptr; // whose CaptureMu guards this capture
   std::unique_ptr<Graph> G;
   CaptureMode Mode = CaptureMode::Global;
   std::thread::id Thread;
@@ -38,8 +39,9 @@ struct Capture {
 // an operation on the legacy stream while a blocking stream captures
 // (StreamCaptureImplicit, invalidating that capture).
 std::optional<llvm::Error> captureNode(Stream &S, GraphNodeKind K, const std::function<void(GraphNode &)> &Fill);
-// A launched executable graph inside a capture: one child-graph node.
-std::optional<llvm::Error> captureChildGraph(Stream &S, const Graph &G);
+// cudaGraphLaunch on a capturing stream: refused (StreamCaptureUnsupported,
+// invalidating the capture), as CUDA 13 does on the H200.
+std::optional<llvm::Error> captureGraphLaunch(Stream &S);
 // Event record / wait on a capturing stream, or waiting on an event recorded in a capture.
 std::optional<llvm::Error> captureRecord(Stream &S, Event &E);
 std::optional<llvm::Error> captureWait(Stream &S, Event &E);
@@ -49,7 +51,8 @@ llvm::Error captureSyncCheck(Stream &S);
 llvm::Error captureContextSyncCheck(Context &C);
 // A potentially unsafe call (allocation) under the calling thread's capture rules.
 llvm::Error captureUnsafeCheck(Context &C, const char *What);
-// Queries of an event last recorded in a capture (CapturedEvent).
+// Queries of an event last recorded in a capture: CapturedEvent (invalidating
+// the capture) while it runs, InvalidValue after it ended (the H200's answers).
 llvm::Error captureEventCheck(Event &E);
 
 } // namespace runtime

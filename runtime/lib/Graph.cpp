@@ -339,7 +339,7 @@ llvm::Error runNode(Stream &S, const GraphNode &N) {
 } // namespace
 
 llvm::Error GraphExec::launch(Stream &S) {
-  if (auto Captured = captureChildGraph(S, *Copy)) return std::move(*Captured);
+  if (auto Refused = captureGraphLaunch(S)) return std::move(*Refused);
   for (GraphNode *N : Order)
     if (llvm::Error E = runNode(S, *N)) return E;
   return llvm::Error::success();

@@ -8,17 +8,19 @@
 // change after the node is added. A GraphExec is an instantiated graph: a
 // private copy of the graph with child graphs flattened into one
 // dependency-respecting order; launch() submits that order to a stream (an
-// in-order queue, so every dependency holds), or adds the whole graph as one
-// child-graph node when the stream is itself capturing. Stream capture turns
+// in-order queue, so every dependency holds); launching into a capturing
+// stream is refused (StreamCaptureUnsupported, as CUDA 13 answers on the
+// H200; child graphs are added explicitly instead). Stream capture turns
 // the operations submitted to a capturing stream into nodes instead of
 // running them: each capturing stream has a set of "tail" nodes the next
 // node depends on; an event recorded in a capture carries the recording
 // stream's tail, and a stream that waits on it joins the capture with that
 // tail. Calls a capture forbids (synchronising or querying a capturing
-// stream, the legacy stream's implicit synchronisation with a capturing
-// blocking stream, potentially unsafe calls such as allocation under the
-// global / thread-local modes) fail with CUDA's capture errors and
-// invalidate the capture.
+// stream, querying an event recorded in it, the legacy stream's implicit
+// synchronisation with a capturing blocking stream, potentially unsafe calls
+// such as allocation under the global / thread-local modes) fail with CUDA's
+// capture errors and invalidate the capture; the answers follow the H200's
+// (tests/graphs/golden/graph_errors.out).
 //
 // Handles (Graph *, GraphNode *, GraphExec *) are owned by the process's
 // graph registry (graphs()), which tells live handles from dead ones.
@@ -134,8 +136,8 @@ class GraphExec {
 public:
   ~GraphExec();
   uint64_t flags() const { return Flags; }
-  // Submits the graph's operations to S in dependency order (or, when S is
-  // capturing, adds the graph as one child-graph node of that capture).
+  // Submits the graph's operations to S in dependency order
+  // (StreamCaptureUnsupported when S captures, invalidating the capture).
   llvm::Error launch(Stream &S);
   // The executable graph's copy of a node of the graph it was instantiated
   // from; null when Orig is not one of them.
