@@ -44,6 +44,7 @@ def main():
     ap.add_argument("--link-cuda", action="store_true")
     ap.add_argument("--self-check", action="store_true")
     ap.add_argument("--exit-code", type=int, default=0, help="the exit status the H200 run had")
+    ap.add_argument("--launcher", help="run through this ptx2amd-exec (it sets the library path itself)")
     ap.add_argument("--relative-file", action="store_true",
                     help="compile in the source's directory so __FILE__ is the bare file name")
     ap.add_argument("args", nargs="*")
@@ -70,12 +71,14 @@ def main():
             return 1
         os.replace(tmp, exe)
     env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = ":".join(([a.shim_dir] if a.shim_dir else []) + [a.driver_dir])
+    if not a.launcher:
+        env["LD_LIBRARY_PATH"] = ":".join(([a.shim_dir] if a.shim_dir else []) + [a.driver_dir])
     env["PTX2AMD_ARCH"] = a.arch
     env["PTX2AMD_WARP_POLICY"] = a.policy
     env["PTX2AMD_DEVICE"] = "emu"
     try:
-        r = subprocess.run([exe] + a.args, capture_output=True, text=True, env=env, timeout=a.timeout)
+        run = [a.launcher, "--device=emu", "--arch=" + a.arch, "--", exe] if a.launcher else [exe]
+        r = subprocess.run(run + a.args, capture_output=True, text=True, env=env, timeout=a.timeout)
     except subprocess.TimeoutExpired:
         print("RESULT FAIL (timeout)")
         return 1
