@@ -14,7 +14,8 @@ install(TARGETS ptxjit_shared EXPORT ptx2amdTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PTXJIT_STATIC_ARCHIVE} DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME libptxjit.a)
 install(FILES ${PROJECT_SOURCE_DIR}/ptxjit/include/ptxjit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS cudart_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ptx2amd)
+# libcudart.so.13 links libcuda.so.1 (the runtime core lives there): both in lib/ptx2amd.
+install(TARGETS cudart_shim cuda_driver LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ptx2amd)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/amdgpu-lower/devlib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ptx2amd/devlib
         FILES_MATCHING PATTERN "ptx_devlib_*.bc")
 install(FILES ${PROJECT_SOURCE_DIR}/amdgpu-lower/devlib/ptx_devlib.h ${PROJECT_SOURCE_DIR}/amdgpu-lower/devlib/ptx_texture.h

@@ -47,9 +47,11 @@ struct DrvContext {
 };
 
 struct DrvModule;
+struct DrvKernel;
 struct DrvFunction {
   runtime::Function *core = nullptr;
   DrvModule *module = nullptr;
+  DrvKernel *kernel = nullptr; // the CUkernel it is the function of (cuLibrary*), if any
   std::string name;
   int maxDynamicShared = 0;   // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
   int preferredCarveout = -1; // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT

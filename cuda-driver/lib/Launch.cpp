@@ -26,7 +26,7 @@ CUresult launch(CUfunction Fn, runtime::LaunchConfig C, CUstream H, void **Param
     return CUDA_ERROR_INVALID_VALUE;
   if (!Extra) {
     if (!Params && !F->core->properties().args.sizes.empty()) return CUDA_ERROR_INVALID_VALUE;
-    return fail(S->launch(*F->core, C, Params), "cuLaunchKernel");
+    return fail(S->launch(*F->core, C, Params, F), "cuLaunchKernel");
   }
   const void *Buf = nullptr;
   size_t Size = 0;
@@ -47,7 +47,7 @@ CUresult launch(CUfunction Fn, runtime::LaunchConfig C, CUstream H, void **Param
   uint32_t Need = F->core->properties().args.explicitBytes;
   if (F->core->properties().args.blockDimOffset >= 0) Need = uint32_t(F->core->properties().args.blockDimOffset);
   if (Packed.size() < Need) Packed.resize(Need, 0);
-  return fail(S->launch(*F->core, C, llvm::ArrayRef<uint8_t>(Packed)), "cuLaunchKernel");
+  return fail(S->launch(*F->core, C, llvm::ArrayRef<uint8_t>(Packed), F), "cuLaunchKernel");
 }
 
 runtime::LaunchConfig config(unsigned GX, unsigned GY, unsigned GZ, unsigned BX, unsigned BY, unsigned BZ,

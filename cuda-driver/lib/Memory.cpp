@@ -3,8 +3,7 @@
 // Allocations go to the current context's core registry (device, pinned, managed); copies
 // use unified addresses (the core classifies both ends), synchronously on the legacy
 // stream (cuMemcpy*) or on a stream (cuMemcpy*Async); the _ptds / _ptsz exports use the
-// per-thread default stream for a null stream. cuMemsetD16/D32 of a pattern whose bytes
-// differ are a copy from a host buffer kept alive until the stream has run it.
+// per-thread default stream for a null stream. cuMemsetD8/D16/D32 are the core's Stream::fill.
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -53,32 +52,22 @@ CUresult copyAsync(uint64_t Dst, uint64_t Src, size_t N, CUstream H, bool PerThr
   return fail(S->copy(Dst, Src, N), "cuMemcpyAsync");
 }
 
-// Fills Count elements of ElemSize bytes with Pattern (little-endian).
+// Fills Count elements of ElemSize bytes with Pattern (little-endian): the core's Stream::fill
+// (captured as one memset node while the stream captures).
 CUresult fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, size_t Count, CUstream H, bool Async,
               bool PerThread) {
   if (Count == 0) return CUDA_SUCCESS;
-  uint8_t B[4];
-  memcpy(B, &Pattern, 4);
-  bool Uniform = true;
-  for (unsigned I = 1; I < ElemSize; ++I) Uniform &= B[I] == B[0];
-  size_t Bytes = Count * ElemSize;
   DrvContext *C;
   if (CUresult R = ctx(&C)) return R;
   runtime::Stream *S = nullptr;
-  if (Async || PerThread)
+  if (Async || PerThread) {
     if (CUresult R = resolveStream(H, PerThread, &S)) return R;
-  if (Uniform) {
-    if (!S) return fail(C->core->memsetSync(Dst, B[0], Bytes), "cuMemset");
-    if (auto E = S->memset(Dst, B[0], Bytes)) return fail(std::move(E), "cuMemset");
-    return Async ? CUDA_SUCCESS : fail(S->synchronize(), "cuMemset");
+  } else {
+    S = &C->core->legacyStream();
   }
-  auto Buf = std::make_shared<std::vector<uint8_t>>(Bytes);
-  for (size_t I = 0; I < Count; ++I) memcpy(Buf->data() + I * ElemSize, B, ElemSize);
-  uint64_t Src = reinterpret_cast<uint64_t>(Buf->data());
-  if (!S) return fail(C->core->copySync(Dst, Src, Bytes), "cuMemset");
-  if (auto E = S->copy(Dst, Src, Bytes)) return fail(std::move(E), "cuMemset");
-  if (auto E = S->hostFunc([Buf] {})) return fail(std::move(E), "cuMemset"); // keeps Buf alive
-  return Async ? CUDA_SUCCESS : fail(S->synchronize(), "cuMemset");
+  if (auto E = S->fill(Dst, Pattern, ElemSize, Count)) return fail(std::move(E), "cuMemset");
+  if (Async) return CUDA_SUCCESS;
+  return fail(PerThread ? S->synchronize() : S->drain(), "cuMemset");
 }
 
 // Rows of a 2D copy / memset, each a unified-address copy.
@@ -279,12 +268,33 @@ CUresult cuPointerGetAttribute(void *Data, CUpointer_attribute A, CUdeviceptr P)
   return pointerAttribute(Data, A, P);
 }
 
+// Size of an attribute's value; 0 for an attribute this library does not know.
+static size_t attributeBytes(CUpointer_attribute A) {
+  switch (A) {
+  case CU_POINTER_ATTRIBUTE_CONTEXT: case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+  case CU_POINTER_ATTRIBUTE_BUFFER_ID: case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+  case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+  case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+  case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: return 8;
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_MAPPED: case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: return 4;
+  case CU_POINTER_ATTRIBUTE_P2P_TOKENS: return sizeof(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS);
+  default: return 0;
+  }
+}
+
+// Unlike cuPointerGetAttribute, an attribute without a value for P (an unregistered host
+// pointer, device memory's host pointer, IPC / RDMA / pool properties) reads as zero (CUDA's
+// documented default) instead of failing; static cudart's cudaPointerGetAttributes relies on it.
 CUresult cuPointerGetAttributes(unsigned int N, CUpointer_attribute *As, void **Data, CUdeviceptr P) {
   if (!As || !Data) return CUDA_ERROR_INVALID_VALUE;
   for (unsigned I = 0; I < N; ++I) {
+    size_t Bytes = attributeBytes(As[I]);
+    if (!Bytes || !Data[I]) return CUDA_ERROR_INVALID_VALUE;
     CUresult R = pointerAttribute(Data[I], As[I], P);
-    if (R == CUDA_ERROR_INVALID_VALUE && As[I] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
-      *static_cast<unsigned *>(Data[I]) = 0; // an unregistered host pointer: type 0, not an error
+    if (R == CUDA_ERROR_INVALID_VALUE) std::memset(Data[I], 0, Bytes);
     else if (R) return R;
   }
   return CUDA_SUCCESS;

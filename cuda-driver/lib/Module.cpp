@@ -180,7 +180,9 @@ static CUresult libraryModule(DrvLibrary *Lib, DrvModule **Out) {
 CUresult kernelFunction(DrvKernel *K, DrvFunction **Out) {
   DrvModule *M;
   if (CUresult R = libraryModule(K->library, &M)) return R;
-  return moduleFunction(M, K->name.c_str(), Out);
+  if (CUresult R = moduleFunction(M, K->name.c_str(), Out)) return R;
+  (*Out)->kernel = K;
+  return CUDA_SUCCESS;
 }
 
 } // namespace cudadrv

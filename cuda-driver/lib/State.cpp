@@ -35,6 +35,17 @@ CUresult toResult(runtime::Errc C) {
   case Errc::LaunchFailure: return CUDA_ERROR_LAUNCH_FAILED;
   case Errc::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
   case Errc::Assert: return CUDA_ERROR_ASSERT;
+  case Errc::IllegalState: return CUDA_ERROR_ILLEGAL_STATE;
+  case Errc::StreamCaptureUnsupported: return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  case Errc::StreamCaptureInvalidated: return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  case Errc::StreamCaptureMerge: return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+  case Errc::StreamCaptureUnmatched: return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+  case Errc::StreamCaptureUnjoined: return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+  case Errc::StreamCaptureIsolation: return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+  case Errc::StreamCaptureImplicit: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+  case Errc::CapturedEvent: return CUDA_ERROR_CAPTURED_EVENT;
+  case Errc::StreamCaptureWrongThread: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+  case Errc::GraphExecUpdateFailure: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
   case Errc::Unknown: return CUDA_ERROR_UNKNOWN;
   }
   return CUDA_ERROR_UNKNOWN;

@@ -52,7 +52,7 @@ CUresult record(CUevent E, CUstream H, bool PerThread) {
 CUresult hostFunc(CUstream H, CUhostFn Fn, void *Data, bool PerThread) {
   if (!Fn) return CUDA_ERROR_INVALID_VALUE;
   return streamOp(H, PerThread, "cuLaunchHostFunc",
-                  [Fn, Data](runtime::Stream &S) { return S.hostFunc([Fn, Data] { Fn(Data); }); });
+                  [Fn, Data](runtime::Stream &S) { return S.hostFunc(Fn, Data); });
 }
 
 CUresult addCallback(CUstream H, CUstreamCallback Cb, void *Data, unsigned Flags, bool PerThread) {
@@ -123,13 +123,7 @@ CUresult cuStreamGetCtx(CUstream H, CUcontext *Ctx) {
   *Ctx = reinterpret_cast<CUcontext>(C);
   return CUDA_SUCCESS;
 }
-CUresult cuStreamIsCapturing(CUstream H, CUstreamCaptureStatus *St) {
-  if (!St) return CUDA_ERROR_INVALID_VALUE;
-  runtime::Stream *S;
-  if (CUresult R = streamInfo(H, false, &S)) return R;
-  *St = CU_STREAM_CAPTURE_STATUS_NONE; // graphs (capture) are not implemented: never capturing
-  return CUDA_SUCCESS;
-}
+// cuStreamIsCapturing: Graphs.cpp.
 
 // ---- events ---------------------------------------------------------------------------
 CUresult cuEventCreate(CUevent *E, unsigned int Flags) {

@@ -4,19 +4,57 @@
 // PTX2AMD_ARCH target; hip: the AMD GPU) presented as compute capability
 // 9.0 with warpSize 32. Block limits follow the process's warp policy (pad
 // on wave64 runs at most 512 threads per block); cudaFuncGetAttributes
-// reports each kernel's own policy limit and static LDS.
+// reports each kernel's own policy limit and static LDS. The runtime and the
+// driver API share the core (it lives in libcuda.so.1), and, as CUDA's
+// runtime does, the thread's driver context follows the runtime's device: a
+// thread without a current context gets its device's primary context
+// (cudaSetDevice replaces it), and a context the program made current with
+// cuCtxSetCurrent / cuCtxPushCurrent selects the runtime's device.
 //
 //===----------------------------------------------------------------------===//
 #include "Shim.h"
 
+#include <cuda.h>
+
 #include <cstring>
 #include <mutex>
+#include <set>
 
 using namespace cudartshim;
 
 namespace {
 constexpr int EmulatedSM = 90;
 thread_local int CurrentDevice = 0;
+thread_local bool DeviceChosen = false; // cudaSetDevice since the last sync with the driver
+
+// Makes the driver's current context of this thread agree with CurrentDevice (see the header).
+void syncDriverContext() {
+  static std::once_flag Init;
+  static CUresult InitResult = CUDA_SUCCESS;
+  std::call_once(Init, [] { InitResult = cuInit(0); });
+  if (InitResult != CUDA_SUCCESS) return; // no device: context() reports it
+  CUcontext Cur = nullptr;
+  if (cuCtxGetCurrent(&Cur) != CUDA_SUCCESS) return;
+  if (Cur && !DeviceChosen) {
+    CUdevice D = 0;
+    if (cuCtxGetDevice(&D) == CUDA_SUCCESS) CurrentDevice = D;
+    return;
+  }
+  DeviceChosen = false;
+  static std::mutex Mu;
+  static std::set<int> Retained; // the runtime holds one reference per device's primary context
+  CUcontext P = nullptr;
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (Retained.count(CurrentDevice)) {
+      CUdevice D = CurrentDevice;
+      if (cuDevicePrimaryCtxRetain(&P, D) == CUDA_SUCCESS) cuDevicePrimaryCtxRelease(D);
+    } else if (cuDevicePrimaryCtxRetain(&P, CurrentDevice) == CUDA_SUCCESS) {
+      Retained.insert(CurrentDevice);
+    }
+  }
+  if (P && P != Cur) cuCtxSetCurrent(P);
+}
 
 int maxThreads(runtime::Context &C) {
   return C.defaultWarpPolicy() == "pad" ? 512 : int(C.properties().maxThreadsPerBlock);
@@ -67,11 +105,18 @@ int deviceAttr(runtime::Context &C, cudaDeviceAttr A) {
 
 namespace cudartshim {
 
-int currentDevice() { return CurrentDevice; }
-void setCurrentDevice(int D) { CurrentDevice = D; }
+int currentDevice() {
+  syncDriverContext();
+  return CurrentDevice;
+}
+void setCurrentDevice(int D) {
+  CurrentDevice = D;
+  DeviceChosen = true;
+}
 
 runtime::Context *context(cudaError_t *Err) {
   static std::once_flag Noted;
+  syncDriverContext();
   auto P = runtime::Platform::get();
   if (!P) {
     std::string Msg = llvm::toString(P.takeError());
@@ -121,6 +166,7 @@ cudaError_t cudaSetDevice(int D) {
   if (cudaError_t E = cudaGetDeviceCount(&N)) return E;
   if (D < 0 || D >= N) return recordError(cudaErrorInvalidDevice);
   setCurrentDevice(D);
+  syncDriverContext(); // CUDA 12+: cudaSetDevice makes the device's primary context current
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int *D) {

@@ -44,6 +44,17 @@ cudaError_t toCuda(runtime::Errc C) {
   case Errc::LaunchFailure: return cudaErrorLaunchFailure;
   case Errc::IllegalAddress: return cudaErrorIllegalAddress;
   case Errc::Assert: return cudaErrorAssert;
+  case Errc::IllegalState: return cudaErrorIllegalState;
+  case Errc::StreamCaptureUnsupported: return cudaErrorStreamCaptureUnsupported;
+  case Errc::StreamCaptureInvalidated: return cudaErrorStreamCaptureInvalidated;
+  case Errc::StreamCaptureMerge: return cudaErrorStreamCaptureMerge;
+  case Errc::StreamCaptureUnmatched: return cudaErrorStreamCaptureUnmatched;
+  case Errc::StreamCaptureUnjoined: return cudaErrorStreamCaptureUnjoined;
+  case Errc::StreamCaptureIsolation: return cudaErrorStreamCaptureIsolation;
+  case Errc::StreamCaptureImplicit: return cudaErrorStreamCaptureImplicit;
+  case Errc::CapturedEvent: return cudaErrorCapturedEvent;
+  case Errc::StreamCaptureWrongThread: return cudaErrorStreamCaptureWrongThread;
+  case Errc::GraphExecUpdateFailure: return cudaErrorGraphExecUpdateFailure;
   case Errc::Unknown: return cudaErrorUnknown;
   }
   return cudaErrorUnknown;
@@ -84,7 +95,11 @@ const char *cudaGetErrorName(cudaError_t E) {
   N(cudaErrorIllegalAddress) N(cudaErrorNotReady) N(cudaErrorInvalidChannelDescriptor)
   N(cudaErrorInvalidFilterSetting) N(cudaErrorInvalidNormSetting) N(cudaErrorInvalidPitchValue)
   N(cudaErrorInvalidTexture) N(cudaErrorInvalidSurface) N(cudaErrorInvalidDevicePointer)
-  N(cudaErrorInvalidMemcpyDirection) N(cudaErrorLaunchOutOfResources)
+  N(cudaErrorInvalidMemcpyDirection) N(cudaErrorLaunchOutOfResources) N(cudaErrorIllegalState)
+  N(cudaErrorStreamCaptureUnsupported) N(cudaErrorStreamCaptureInvalidated) N(cudaErrorStreamCaptureMerge)
+  N(cudaErrorStreamCaptureUnmatched) N(cudaErrorStreamCaptureUnjoined) N(cudaErrorStreamCaptureIsolation)
+  N(cudaErrorStreamCaptureImplicit) N(cudaErrorCapturedEvent) N(cudaErrorStreamCaptureWrongThread)
+  N(cudaErrorGraphExecUpdateFailure)
 #undef N
   default: return "cudaErrorUnknown";
   }

@@ -38,7 +38,7 @@ cudaError_t launch(const void *Func, dim3 G, dim3 B, void **Args, size_t Shmem, 
   if (Shmem > UINT32_MAX) return recordError(cudaErrorInvalidValue);
   LC.dynamicSharedBytes = uint32_t(Shmem);
   LC.cooperative = Coop;
-  return fromError(St->launch(*F, LC, Args), "kernel launch");
+  return fromError(St->launch(*F, LC, Args, Func), "kernel launch");
 }
 
 } // namespace

@@ -46,8 +46,8 @@ cudaError_t alloc(void **P, size_t N, runtime::MemoryKind K, const char *Api) {
 }
 
 cudaError_t release(void *P, bool Host, const char *Api) {
+  SHIM_CONTEXT(C); // cudaFree(0) initialises the context (the classic idiom)
   if (!P) return cudaSuccess;
-  SHIM_CONTEXT(C);
   auto A = C->memory().find(addr(P));
   bool Ok = A && A->base == addr(P) &&
             (Host ? A->kind != runtime::MemoryKind::Device : A->kind != runtime::MemoryKind::Pinned);

@@ -50,7 +50,7 @@ cudaError_t waitEvent(cudaStream_t S, cudaEvent_t E, bool PT) {
 cudaError_t hostFunc(cudaStream_t S, cudaHostFn_t Fn, void *User, bool PT) {
   if (!Fn) return recordError(cudaErrorInvalidValue);
   SHIM_STREAM(St, S, PT);
-  return fromError(St->hostFunc([Fn, User] { Fn(User); }), "cudaLaunchHostFunc");
+  return fromError(St->hostFunc(Fn, User), "cudaLaunchHostFunc");
 }
 cudaError_t callback(cudaStream_t S, cudaStreamCallback_t Fn, void *User, unsigned Flags, bool PT) {
   if (!Fn || Flags != 0) return recordError(cudaErrorInvalidValue);

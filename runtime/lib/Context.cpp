@@ -1,4 +1,5 @@
 //===- Context.cpp - the primary context (runtime/Context.h) -----------------===//
+#include "CaptureImpl.h"
 #include "ContextImpl.h"
 
 #include "runtime/Device.h"
@@ -63,6 +64,7 @@ const DeviceProperties &Context::properties() const { return Dev->properties(); 
 
 // ---- memory ----------------------------------------------------------------------
 llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
+  if (llvm::Error E = captureUnsafeCheck(*this, "memory allocation")) return E;
   uint64_t Total = memInfo().second;
   if (Bytes > Total)
     return makeError(Errc::MemoryAllocation, "cannot allocate " + std::to_string(Bytes) + " bytes (the device has " +
@@ -88,7 +90,7 @@ llvm::Error Context::free(uint64_t Base, std::optional<MemoryKind> Expect) {
       (Expect && (*Expect == MemoryKind::Device) != (A->kind == MemoryKind::Device)))
     return makeError(Errc::InvalidValue, "free of 0x" + llvm::utohexstr(Base) + ", which is not a live allocation");
   // CUDA's cudaFree synchronises the device first.
-  if (llvm::Error E = synchronize()) llvm::consumeError(std::move(E));
+  if (llvm::Error E = waitIdle()) llvm::consumeError(std::move(E));
   Mem.erase(Base);
   return A->kind == MemoryKind::Device ? backend().freeDevice(Base) : backend().freeHost(Base);
 }
@@ -178,6 +180,11 @@ bool Context::isLive(const Event *E) const {
 }
 
 llvm::Error Context::synchronize() {
+  if (llvm::Error E = captureContextSyncCheck(*this)) return E;
+  return waitIdle();
+}
+
+llvm::Error Context::waitIdle() {
   for (Stream *S : P->allStreams()) {
     uint64_t Seq;
     {
@@ -237,7 +244,7 @@ void Context::flushPrintf() {
 }
 
 llvm::Error Context::reset() {
-  llvm::consumeError(synchronize());
+  llvm::consumeError(waitIdle());
   {
     std::lock_guard<std::mutex> SG(P->SubmitMu);
     std::lock_guard<std::mutex> G(P->Mu);

@@ -32,6 +32,9 @@ struct Context::Impl {
   std::mutex PrintfMu;
   std::string PrintfText;
   PolicySpec Policy;
+  std::mutex CaptureMu; // stream-capture state of this context's streams and events
+  std::vector<std::shared_ptr<Capture>> Captures; // active (not ended)
+  uint64_t NextCaptureId = 1;
 
   // Caller holds SubmitMu.
   std::vector<std::shared_ptr<Stream::Impl>> blockingStreams();

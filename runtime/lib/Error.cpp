@@ -13,7 +13,9 @@ const char *errcName(Errc C) {
   N(Success) N(InvalidValue) N(MemoryAllocation) N(NoDevice) N(InvalidDevice) N(BackendUnavailable)
   N(InvalidKernelImage) N(InvalidDeviceFunction) N(InvalidSymbol) N(InvalidConfiguration)
   N(InvalidResourceHandle) N(NotReady) N(NotSupported) N(CooperativeLaunchTooLarge) N(LaunchFailure)
-  N(IllegalAddress) N(Assert) N(Unknown)
+  N(IllegalAddress) N(Assert) N(IllegalState) N(StreamCaptureUnsupported) N(StreamCaptureInvalidated)
+  N(StreamCaptureMerge) N(StreamCaptureUnmatched) N(StreamCaptureUnjoined) N(StreamCaptureIsolation)
+  N(StreamCaptureImplicit) N(CapturedEvent) N(StreamCaptureWrongThread) N(GraphExecUpdateFailure) N(Unknown)
 #undef N
   }
   return "Unknown";

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StreamImpl.h"
+#include "CaptureImpl.h"
 #include "ContextImpl.h"
 
 #include "runtime/Log.h"
@@ -151,12 +152,20 @@ llvm::Expected<Side> classify(Context &C, uint64_t P, uint64_t N, bool StatedDev
 } // namespace
 
 namespace {
-llvm::Error submitLaunch(Stream &S, Function &F, const LaunchConfig &C, llvm::Expected<Kernarg> K) {
+llvm::Error submitLaunch(Stream &S, Function &F, const LaunchConfig &C, llvm::Expected<Kernarg> K,
+                         const void *Handle) {
   if (!K) return K.takeError();
   Context &Ctx = S.context();
   if (llvm::Error E = Ctx.stickyError()) return E;
   const KernelProperties &KP = F.properties();
   if (llvm::Error E = checkLaunch(Ctx.properties(), KP, C)) return E;
+  if (auto Captured = captureNode(S, GraphNodeKind::Kernel, [&](GraphNode &N) {
+        N.kernel.function = &F;
+        N.kernel.handle = Handle;
+        N.kernel.config = C;
+        N.kernel.args.assign(K->bytes.begin(), K->bytes.begin() + K->explicitBytes);
+      }))
+    return std::move(*Captured);
   Ctx.flushPrintf(); // CUDA flushes device printf at the start of a launch
   LaunchParams LP;
   LP.grid = C.grid;
@@ -176,11 +185,12 @@ llvm::Error submitLaunch(Stream &S, Function &F, const LaunchConfig &C, llvm::Ex
 }
 } // namespace
 
-llvm::Error Stream::launch(Function &F, const LaunchConfig &C, void **Args) {
-  return submitLaunch(*this, F, C, KernargBuilder::fromPointers(F.properties(), C, Args));
+llvm::Error Stream::launch(Function &F, const LaunchConfig &C, void **Args, const void *Handle) {
+  return submitLaunch(*this, F, C, KernargBuilder::fromPointers(F.properties(), C, Args), Handle);
 }
-llvm::Error Stream::launch(Function &F, const LaunchConfig &C, llvm::ArrayRef<uint8_t> PackedArgs) {
-  return submitLaunch(*this, F, C, KernargBuilder::fromBuffer(F.properties(), C, PackedArgs));
+llvm::Error Stream::launch(Function &F, const LaunchConfig &C, llvm::ArrayRef<uint8_t> PackedArgs,
+                           const void *Handle) {
+  return submitLaunch(*this, F, C, KernargBuilder::fromBuffer(F.properties(), C, PackedArgs), Handle);
 }
 
 llvm::Error Stream::copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind) {
@@ -193,6 +203,15 @@ llvm::Error Stream::copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind 
   auto Sr = classify(Ctx, Src, Bytes, SrcDev, "source");
   if (!Sr) return Sr.takeError();
   if (llvm::Error E = Ctx.stickyError()) return E;
+  if (auto Captured = captureNode(*this, GraphNodeKind::Memcpy, [&](GraphNode &N) {
+        N.copy.dst = Dst;
+        N.copy.src = Src;
+        N.copy.widthBytes = Bytes;
+        N.copy.dstPitch = N.copy.srcPitch = Bytes;
+        N.copy.dstRows = N.copy.srcRows = 1;
+        N.copy.kind = Kind;
+      }))
+    return std::move(*Captured);
   Command Cmd;
   if (!D->device && !Sr->device) {
     Cmd.Run = [Dst, Src, Bytes](BackendQueue &) {
@@ -213,36 +232,97 @@ llvm::Error Stream::copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind 
   return llvm::Error::success();
 }
 
-llvm::Error Stream::memset(uint64_t Dst, int Value, uint64_t Bytes) {
-  if (Bytes == 0) return llvm::Error::success();
-  Context &Ctx = context();
+namespace {
+llvm::Expected<Allocation> fillTarget(Context &Ctx, uint64_t Dst, uint64_t Bytes) {
   if (!Dst) return makeError(Errc::InvalidValue, "memset of a null pointer");
   auto A = Ctx.memory().find(Dst, Bytes);
   if (!A)
     return makeError(Errc::InvalidValue, "memset range 0x" + llvm::utohexstr(Dst) + " +" + std::to_string(Bytes) +
                                              " is not inside a live allocation");
   if (llvm::Error E = Ctx.stickyError()) return E;
+  return *A;
+}
+
+// Queues Count elements of ElemSize bytes of Pattern (uniform bytes: a memset).
+void enqueueFill(Stream &S, const Allocation &A, uint64_t Dst, uint32_t Pattern, unsigned ElemSize, uint64_t Count) {
+  uint8_t B[4];
+  std::memcpy(B, &Pattern, 4);
+  bool Uniform = true;
+  for (unsigned I = 1; I < ElemSize; ++I) Uniform &= B[I] == B[0];
+  uint64_t Bytes = Count * ElemSize;
   Command Cmd;
-  if (A->hostAccessible())
-    Cmd.Run = [Dst, Value, Bytes](BackendQueue &) {
-      std::memset(reinterpret_cast<void *>(Dst), Value, Bytes);
-      return llvm::Error::success();
-    };
-  else
-    Cmd.Run = [Dst, Value, Bytes](BackendQueue &Q) { return Q.memset(Dst, Value, Bytes); };
-  enqueue(*this, std::move(Cmd));
+  if (Uniform) {
+    int Value = B[0];
+    if (A.hostAccessible())
+      Cmd.Run = [Dst, Value, Bytes](BackendQueue &) {
+        std::memset(reinterpret_cast<void *>(Dst), Value, Bytes);
+        return llvm::Error::success();
+      };
+    else
+      Cmd.Run = [Dst, Value, Bytes](BackendQueue &Q) { return Q.memset(Dst, Value, Bytes); };
+  } else {
+    auto Buf = std::make_shared<std::vector<uint8_t>>(Bytes);
+    for (uint64_t I = 0; I < Count; ++I) std::memcpy(Buf->data() + I * ElemSize, B, ElemSize);
+    if (A.hostAccessible())
+      Cmd.Run = [Dst, Buf](BackendQueue &) {
+        std::memcpy(reinterpret_cast<void *>(Dst), Buf->data(), Buf->size());
+        return llvm::Error::success();
+      };
+    else
+      Cmd.Run = [Dst, Buf](BackendQueue &Q) {
+        return Q.copy(Dst, reinterpret_cast<uint64_t>(Buf->data()), Buf->size(), CopyDir::HostToDevice);
+      };
+  }
+  enqueue(S, std::move(Cmd));
+}
+} // namespace
+
+llvm::Error Stream::memset(uint64_t Dst, int Value, uint64_t Bytes) { return fill(Dst, uint8_t(Value), 1, Bytes); }
+
+llvm::Error Stream::fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, uint64_t Count) {
+  if (ElemSize != 1 && ElemSize != 2 && ElemSize != 4)
+    return makeError(Errc::InvalidValue, "memset element size " + std::to_string(ElemSize) + " (1, 2 or 4)");
+  if (Count == 0) return llvm::Error::success();
+  auto A = fillTarget(context(), Dst, Count * ElemSize);
+  if (!A) return A.takeError();
+  if (auto Captured = captureNode(*this, GraphNodeKind::Memset, [&](GraphNode &N) {
+        N.fill.dst = Dst;
+        N.fill.value = Pattern;
+        N.fill.elementSize = ElemSize;
+        N.fill.width = Count;
+        N.fill.height = 1;
+        N.fill.pitch = Count * ElemSize;
+      }))
+    return std::move(*Captured);
+  enqueueFill(*this, *A, Dst, Pattern, ElemSize, Count);
   return llvm::Error::success();
 }
 
 llvm::Error Stream::hostFunc(std::function<void()> Fn) {
   if (!Fn) return makeError(Errc::InvalidValue, "host function is null");
+  if (auto Captured = captureNode(*this, GraphNodeKind::Host, [&](GraphNode &N) { N.host.call = Fn; }))
+    return std::move(*Captured);
   Command Cmd;
   Cmd.Host = std::move(Fn);
   enqueue(*this, std::move(Cmd));
   return llvm::Error::success();
 }
 
+llvm::Error Stream::hostFunc(void (*Fn)(void *), void *User) {
+  if (!Fn) return makeError(Errc::InvalidValue, "host function is null");
+  if (auto Captured = captureNode(*this, GraphNodeKind::Host, [&](GraphNode &N) {
+        N.host.fn = Fn;
+        N.host.user = User;
+      }))
+    return std::move(*Captured);
+  Command Cmd;
+  Cmd.Host = [Fn, User] { Fn(User); };
+  enqueue(*this, std::move(Cmd));
+  return llvm::Error::success();
+}
+
 llvm::Error Stream::waitEvent(Event &E) {
+  if (auto Captured = captureWait(*this, E)) return std::move(*Captured);
   std::shared_ptr<Event::State> S = E.snapshot();
   if (!S) return llvm::Error::success(); // never recorded: complete
   Command Cmd;
@@ -252,6 +332,7 @@ llvm::Error Stream::waitEvent(Event &E) {
 }
 
 llvm::Error Stream::synchronize() {
+  if (llvm::Error E = captureSyncCheck(*this)) return E;
   uint64_t Seq;
   {
     std::lock_guard<std::mutex> G(P->Mu);
@@ -273,6 +354,7 @@ llvm::Error Stream::drain() {
 }
 
 llvm::Error Stream::query() {
+  if (llvm::Error E = captureSyncCheck(*this)) return E;
   if (llvm::Error E = context().stickyError()) return E;
   return P->idle() ? llvm::Error::success() : makeError(Errc::NotReady, "stream has pending work");
 }
@@ -283,6 +365,7 @@ Event::Event(bool Timing, bool) : Timing(Timing) {}
 Event::~Event() = default;
 
 llvm::Error Event::record(Stream &S) {
+  if (auto Captured = captureRecord(S, *this)) return std::move(*Captured);
   auto St = std::make_shared<State>();
   Command Cmd;
   Cmd.Marker = St;
@@ -296,8 +379,10 @@ llvm::Error Event::record(Stream &S) {
 }
 
 std::shared_ptr<Event::State> Event::snapshot() const { return std::atomic_load(&Cur); }
+void Event::setSnapshot(std::shared_ptr<State> S) { std::atomic_store(&Cur, std::move(S)); }
 
 llvm::Error Event::query() {
+  if (llvm::Error E = captureEventCheck(*this)) return E;
   auto S = snapshot();
   if (!S) return llvm::Error::success();
   std::lock_guard<std::mutex> G(S->S->Mu);
@@ -305,6 +390,7 @@ llvm::Error Event::query() {
 }
 
 llvm::Error Event::synchronize() {
+  if (llvm::Error E = captureEventCheck(*this)) return E;
   auto S = snapshot();
   if (!S) return llvm::Error::success();
   S->S->waitCompleted(S->Seq);

@@ -25,7 +25,8 @@
 
 namespace runtime {
 
-
+struct Capture;
+class GraphNode;
 
 struct Dep {
   std::shared_ptr<Stream::Impl> S;
@@ -36,6 +37,9 @@ struct Event::State {
   std::shared_ptr<Stream::Impl> S;
   uint64_t Seq = 0;
   std::atomic<int64_t> StampNs{-1};
+  // Recorded in a stream capture: the capture and the recording stream's tail then.
+  std::shared_ptr<Capture> Cap;
+  std::vector<GraphNode *> CapNodes;
 };
 
 struct Command {
@@ -55,6 +59,10 @@ struct Stream::Impl {
   uint64_t Submitted = 0, Completed = 0;
   bool Stop = false, Started = false;
   std::unique_ptr<BackendQueue> BQ;
+  // Stream capture (guarded by the context's CaptureMu): the capture this
+  // stream takes part in, and the nodes its next captured node depends on.
+  std::shared_ptr<Capture> Cap;
+  std::vector<GraphNode *> CapTail;
 
   // Caller holds the context's SubmitMu. Returns the command's sequence number.
   uint64_t submit(Command C, const std::shared_ptr<Impl> &Self);

@@ -8,8 +8,14 @@ runs it with PTX2AMD_ARCH / PTX2AMD_WARP_POLICY, and requires exit status 0, a l
 (corpus programs) and stdout equal to the H200's: tests/golden/programs/<prog>.stdout when current
 (run_shim.golden decides), or --golden FILE.
 
+With --shim-dir the program is built with `-cudart shared` instead and runs on ptx2amd's
+libcudart.so.13 from that directory (libcuda.so.1 from --driver-dir after it); --link-cuda adds -lcuda
+(programs that call the driver API too); --self-check requires a last line PASS; --exit-code N
+expects the exit status N (the H200's) instead of 0.
+
 usage: run_static.py --nvcc NVCC --driver-dir DIR --work DIR (--prog NAME --corpus DIR --golden-dir DIR
-                     | --source FILE.cu --golden FILE) [--arch gfx1100] [--policy pack]
+                     | --source FILE.cu [--golden FILE] [--self-check]) [--arch gfx1100] [--policy pack]
+                     [--shim-dir DIR] [--link-cuda] [-- PROGRAM ARGS]
 """
 import argparse
 import os
@@ -34,6 +40,14 @@ def main():
     ap.add_argument("--arch", default="gfx1100")
     ap.add_argument("--policy", default="pack")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--shim-dir")
+    ap.add_argument("--link-cuda", action="store_true")
+    ap.add_argument("--self-check", action="store_true")
+    ap.add_argument("--exit-code", type=int, default=0, help="the exit status the H200 run had")
+    ap.add_argument("--launcher", help="run through this ptx2amd-exec (it sets the library path itself)")
+    ap.add_argument("--relative-file", action="store_true",
+                    help="compile in the source's directory so __FILE__ is the bare file name")
+    ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     src = a.source or os.path.join(a.corpus, a.prog + ".cu")
     name = os.path.splitext(os.path.basename(src))[0]
@@ -41,22 +55,30 @@ def main():
     m = re.search(r"^// nvcc-flags:(.*)$", text, re.M)
     extra = m.group(1).split() if m else []
     os.makedirs(a.work, exist_ok=True)
-    exe = os.path.join(a.work, name + ".static")
+    if a.shim_dir:
+        extra = ["-cudart", "shared"] + extra
+    if a.link_cuda:
+        extra += ["-L" + os.path.join(os.path.dirname(os.path.dirname(a.nvcc)), "lib64", "stubs"), "-lcuda"]
+    exe = os.path.join(a.work, name + (".shared" if a.shim_dir else ".static"))
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
         tmp = exe + ".tmp%d" % os.getpid()
-        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", tmp, src] + extra
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        where = os.path.dirname(os.path.abspath(src)) if a.relative_file else None
+        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", os.path.abspath(tmp),
+               os.path.basename(src) if where else src] + extra
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=where)
         if r.returncode != 0:
             print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")
             return 1
         os.replace(tmp, exe)
     env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = a.driver_dir
+    if not a.launcher:
+        env["LD_LIBRARY_PATH"] = ":".join(([a.shim_dir] if a.shim_dir else []) + [a.driver_dir])
     env["PTX2AMD_ARCH"] = a.arch
     env["PTX2AMD_WARP_POLICY"] = a.policy
     env["PTX2AMD_DEVICE"] = "emu"
     try:
-        r = subprocess.run([exe], capture_output=True, text=True, env=env, timeout=a.timeout)
+        run = [a.launcher, "--device=emu", "--arch=" + a.arch, "--", exe] if a.launcher else [exe]
+        r = subprocess.run(run + a.args, capture_output=True, text=True, env=env, timeout=a.timeout)
     except subprocess.TimeoutExpired:
         print("RESULT FAIL (timeout)")
         return 1
@@ -64,9 +86,14 @@ def main():
     sys.stdout.write(r.stderr[-3000:])
     if a.golden:
         want, why = open(a.golden).read(), "golden given"
-    else:
+    elif a.prog:
         want, why = golden(a.golden_dir, a.prog, src)
-    ok = r.returncode == 0
+    else:
+        want, why = None, "self-checking, no golden"
+    ok = r.returncode == a.exit_code
+    if a.self_check:
+        lines = r.stdout.splitlines()
+        ok = ok and bool(lines) and lines[-1] == "PASS"
     if a.prog:
         lines = [l.rstrip() for l in r.stdout.splitlines()]
         ok = ok and any(l.endswith("PASS") for l in lines) and not any(l.endswith("FAIL") for l in lines)

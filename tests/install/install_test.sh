@@ -10,11 +10,14 @@ rm -rf "$WORK" && mkdir -p "$WORK" && WORK=$(realpath "$WORK")
 P=$WORK/prefix
 cmake --install "$BUILD" --prefix "$P" >"$WORK/install.log"
 for f in bin/ptx2amd bin/ptx2amd-fatbin bin/ptx2amd-run include/ptxjit.h lib/libptxjit.so lib/libptxjit.a \
-         lib/ptx2amd/libcudart.so.13 lib/cmake/ptx2amd/ptx2amdConfig.cmake lib/pkgconfig/ptxjit.pc \
+         lib/ptx2amd/libcudart.so.13 lib/ptx2amd/libcuda.so.1 lib/cmake/ptx2amd/ptx2amdConfig.cmake lib/pkgconfig/ptxjit.pc \
          share/ptx2amd/devlib/ptx_devlib.h share/ptx2amd/devlib/ptx_devlib_w32.bc; do
   test -e "$P/$f" || { echo "missing in the install tree: $f"; exit 1; }
 done
 echo "install: tree complete"
+# libcudart.so.13 finds the runtime core in the installed libcuda.so.1 next to it.
+ldd "$P/lib/ptx2amd/libcudart.so.13" | grep -q "libcuda.so.1 => $P/lib/ptx2amd/libcuda.so.1" ||
+  { echo "installed libcudart.so.13 does not resolve libcuda.so.1 next to it"; ldd "$P/lib/ptx2amd/libcudart.so.13"; exit 1; }
 
 # 1. CMake package.
 mkdir -p "$WORK/client"

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
+#include "runtime/Graph.h"
 #include "runtime/Launch.h"
 
 #include <gtest/gtest.h>
@@ -413,4 +414,85 @@ TEST_F(EmuFixture, EventElapsedTimeNeedsCompletedTimedEvents) {
   auto NT = Event::elapsed(**A, **NoTiming);
   ASSERT_FALSE(bool(NT));
   EXPECT_EQ(takeErrc(NT.takeError()), Errc::InvalidResourceHandle);
+}
+
+// ---- graphs and stream capture (runtime/Graph.h) -------------------------------------
+TEST_F(EmuFixture, CapturedWorkRunsOnlyWhenTheGraphIsLaunched) {
+  const int N = 256;
+  auto Buf = C->allocate(N * 4, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf));
+  ASSERT_FALSE(bool(C->memsetSync(*Buf, 0, N * 4)));
+  auto S = C->createStream(true);
+  ASSERT_TRUE(bool(S));
+  ASSERT_FALSE(bool(beginCapture(**S, CaptureMode::Global)));
+  ASSERT_FALSE(bool(add(**S, *Buf, 1, N)));
+  ASSERT_FALSE(bool((*S)->fill(*Buf, 0x01010101, 4, 0))); // empty: no node
+  ASSERT_FALSE(bool(add(**S, *Buf, 2, N)));
+  auto G = endCapture(**S);
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  EXPECT_EQ((*G)->nodes().size(), 2u);
+  EXPECT_EQ((*G)->edges().size(), 1u);
+  std::vector<int> H(N, -1);
+  ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H.data()), *Buf, N * 4)));
+  EXPECT_EQ(H[0], 0); // nothing ran during the capture
+  auto X = graphs().instantiate(**G, 0);
+  ASSERT_TRUE(bool(X));
+  for (int I = 0; I < 3; ++I) ASSERT_FALSE(bool((*X)->launch(**S)));
+  ASSERT_FALSE(bool((*S)->synchronize()));
+  ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H.data()), *Buf, N * 4)));
+  for (int I = 0; I < N; ++I) ASSERT_EQ(H[I], 9) << I;
+  ASSERT_FALSE(bool(graphs().destroy(*X)));
+  ASSERT_FALSE(bool(graphs().destroy(*G)));
+  EXPECT_FALSE(graphs().live(*G));
+}
+
+TEST_F(EmuFixture, GraphCyclesAndChangedTopologiesAreRefused) {
+  Graph *G = graphs().create();
+  auto A = G->add(GraphNodeKind::Empty, {});
+  ASSERT_TRUE(bool(A));
+  auto B = G->add(GraphNodeKind::Empty, {*A});
+  ASSERT_TRUE(bool(B));
+  EXPECT_EQ(errc(G->addEdge(*A, *B)), Errc::InvalidValue); // exists already
+  auto X = graphs().instantiate(*G, 0);
+  ASSERT_TRUE(bool(X));
+  ASSERT_FALSE(bool(G->addEdge(*B, *A)));
+  auto Cyc = graphs().instantiate(*G, 0);
+  ASSERT_FALSE(bool(Cyc));
+  EXPECT_EQ(errc(Cyc.takeError()), Errc::InvalidValue);
+  Graph *H = graphs().create();
+  ASSERT_TRUE(bool(H->add(GraphNodeKind::Empty, {})));
+  GraphUpdateResult R;
+  const GraphNode *Bad = nullptr;
+  EXPECT_EQ(errc((*X)->update(*H, R, &Bad)), Errc::GraphExecUpdateFailure);
+  EXPECT_EQ(R, GraphUpdateResult::TopologyChanged);
+  ASSERT_FALSE(bool(graphs().destroy(*X)));
+  ASSERT_FALSE(bool(graphs().destroy(G)));
+  ASSERT_FALSE(bool(graphs().destroy(H)));
+}
+
+TEST_F(EmuFixture, ForbiddenCallsInvalidateTheCapture) {
+  auto S = C->createStream(true);
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(errc(endCapture(**S).takeError()), Errc::IllegalState);
+  EXPECT_EQ(errc(beginCapture(C->legacyStream(), CaptureMode::Global)), Errc::StreamCaptureUnsupported);
+  ASSERT_FALSE(bool(beginCapture(**S, CaptureMode::Global)));
+  EXPECT_EQ(errc(beginCapture(**S, CaptureMode::Global)), Errc::IllegalState);
+  EXPECT_EQ(errc((*S)->synchronize()), Errc::StreamCaptureUnsupported);
+  auto I = captureInfo(**S);
+  ASSERT_TRUE(bool(I));
+  EXPECT_EQ(I->status, CaptureStatus::Invalidated);
+  EXPECT_EQ(errc(endCapture(**S).takeError()), Errc::StreamCaptureInvalidated);
+  // Allocation: refused under global mode, allowed under relaxed.
+  ASSERT_FALSE(bool(beginCapture(**S, CaptureMode::Global)));
+  auto A = C->allocate(64, MemoryKind::Device);
+  ASSERT_FALSE(bool(A));
+  EXPECT_EQ(errc(A.takeError()), Errc::StreamCaptureUnsupported);
+  EXPECT_EQ(errc(endCapture(**S).takeError()), Errc::StreamCaptureInvalidated);
+  ASSERT_FALSE(bool(beginCapture(**S, CaptureMode::Relaxed)));
+  auto A2 = C->allocate(64, MemoryKind::Device);
+  ASSERT_TRUE(bool(A2));
+  auto G = endCapture(**S);
+  ASSERT_TRUE(bool(G));
+  ASSERT_FALSE(bool(graphs().destroy(*G)));
+  ASSERT_FALSE(bool(C->free(*A2)));
 }

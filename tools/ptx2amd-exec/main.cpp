@@ -5,13 +5,15 @@
 //
 // Sets the environment the runtime reads (PTX2AMD_DEVICE, PTX2AMD_ARCH,
 // PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR, PTX2AMD_LOG; options win over
-// variables already set), puts the directory of ptx2amd's libcudart.so.13
-// first on LD_LIBRARY_PATH (<prefix>/lib/shim next to this executable's
-// bin/, or $PTX2AMD_SHIM_DIR) and execs PROGRAM. The device is resolved here
+// variables already set), puts the directories of ptx2amd's libcudart.so.13
+// and libcuda.so.1 first on LD_LIBRARY_PATH (<prefix>/lib/shim and
+// <prefix>/lib/driver next to this executable's bin/, or $PTX2AMD_SHIM_DIR
+// and $PTX2AMD_DRIVER_DIR) and execs PROGRAM. The device is resolved here
 // once: `auto` probes the HIP backend and falls back to the emulator with a
 // one-line notice; `hip` without a usable AMD GPU exits with status 2 and
-// the reason. The program must be built with `nvcc -cudart shared` and
-// carry PTX.
+// the reason. The program must carry PTX; it may be built with
+// `nvcc -cudart shared` (libcudart.so.13) or nvcc's default static cudart
+// (which reaches the runtime through libcuda.so.1), or use the driver API.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Backend.h"
@@ -47,6 +49,11 @@ std::string shimDir(const char *Argv0) {
   ssize_t N = readlink("/proc/self/exe", Buf, sizeof Buf - 1);
   std::filesystem::path Self = N > 0 ? std::filesystem::path(std::string(Buf, size_t(N))) : std::filesystem::path(Argv0);
   return (Self.parent_path().parent_path() / "lib" / "shim").string();
+}
+
+std::string driverDir(const std::string &Shim) {
+  if (const char *D = getenv("PTX2AMD_DRIVER_DIR"); D && *D) return D;
+  return (std::filesystem::path(Shim).parent_path() / "driver").string();
 }
 
 } // namespace
@@ -114,7 +121,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ptx2amd-exec: ptx2amd's libcudart.so.13 is not in %s (set PTX2AMD_SHIM_DIR)\n", Lib.c_str());
     return 2;
   }
-  std::string LdPath = Lib + (getenv("LD_LIBRARY_PATH") ? std::string(":") + getenv("LD_LIBRARY_PATH") : "");
+  std::string LdPath = Lib + ":" + driverDir(Lib) +
+                       (getenv("LD_LIBRARY_PATH") ? std::string(":") + getenv("LD_LIBRARY_PATH") : "");
   setenv("LD_LIBRARY_PATH", LdPath.c_str(), 1);
   if (Verbose) fprintf(stderr, "ptx2amd-exec: device %s, runtime %s\n", Device.c_str(), Lib.c_str());
   execvp(argv[I], argv + I);

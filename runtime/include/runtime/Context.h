@@ -56,7 +56,8 @@ public:
   llvm::Expected<Event *> createEvent(bool Timing = true, bool BlockingSync = false);
   llvm::Error destroyEvent(Event *E);
   bool isLive(const Event *E) const;
-  // All streams idle; returns the sticky error if any.
+  // All streams idle; returns the sticky error if any (StreamCaptureUnsupported
+  // while a stream captures).
   llvm::Error synchronize();
 
   // ---- errors, limits, printf ---------------------------------------------------
@@ -77,6 +78,7 @@ public:
   Impl &impl() { return *P; }
 
 private:
+  llvm::Error waitIdle(); // synchronize() without the stream-capture check
   Device *Dev;
   MemoryRegistry Mem;
   std::unique_ptr<Impl> P;

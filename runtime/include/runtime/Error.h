@@ -35,6 +35,18 @@ enum class Errc {
   LaunchFailure,           // sticky: kernel trap / fault
   IllegalAddress,          // sticky: kernel memory fault
   Assert,                  // sticky: device-side assert
+  IllegalState,            // e.g. ending a stream capture never begun
+  // Stream capture and graphs (runtime/Graph.h), CUDA's codes of the same names.
+  StreamCaptureUnsupported,  // an operation a capturing stream / thread may not do
+  StreamCaptureInvalidated,  // the capture was invalidated by an earlier error
+  StreamCaptureMerge,
+  StreamCaptureUnmatched,    // ended on a stream that did not begin it
+  StreamCaptureUnjoined,     // a forked stream did not join back
+  StreamCaptureIsolation,    // a dependency across the capture's boundary
+  StreamCaptureImplicit,     // the legacy stream's implicit sync with a capturing stream
+  CapturedEvent,             // the event was last recorded in a capture
+  StreamCaptureWrongThread,  // ended from another thread (not relaxed mode)
+  GraphExecUpdateFailure,
   Unknown,
 };
 

@@ -30,6 +30,7 @@ public:
 
   struct State;
   std::shared_ptr<State> snapshot() const; // the currently captured point
+  void setSnapshot(std::shared_ptr<State> S); // a record inside a stream capture
 
 private:
   bool Timing;

@@ -9,7 +9,8 @@
 // stream is a blocking stream per host thread. query() is NotReady while
 // anything is pending. A failing command records its error on the context
 // (sticky for kernel faults) and later commands of every stream are skipped
-// while a sticky error stands.
+// while a sticky error stands. While the stream captures (runtime/Graph.h),
+// the operations become graph nodes instead of running.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -35,14 +36,19 @@ public:
   int priority() const;
   Context &context() const;
 
-  llvm::Error launch(Function &F, const LaunchConfig &C, void **Args);
-  llvm::Error launch(Function &F, const LaunchConfig &C, llvm::ArrayRef<uint8_t> PackedArgs);
+  // Handle: the API's function handle, kept by a captured kernel node.
+  llvm::Error launch(Function &F, const LaunchConfig &C, void **Args, const void *Handle = nullptr);
+  llvm::Error launch(Function &F, const LaunchConfig &C, llvm::ArrayRef<uint8_t> PackedArgs,
+                     const void *Handle = nullptr);
   // Unified addresses: Dst/Src are classified by the context's registry.
   // Copies from pageable host memory complete before the call returns (as
   // CUDA's staged copies); pinned / managed / device copies are asynchronous.
   llvm::Error copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind = MemcpyKind::Default);
   llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);
+  // Count elements of ElemSize (1, 2 or 4) bytes set to Pattern (little-endian).
+  llvm::Error fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, uint64_t Count);
   llvm::Error hostFunc(std::function<void()> Fn);
+  llvm::Error hostFunc(void (*Fn)(void *), void *User); // cudaLaunchHostFunc / cuLaunchHostFunc
   llvm::Error waitEvent(Event &E);
   // Waits for all submitted work; returns the context's sticky error.
   llvm::Error synchronize();

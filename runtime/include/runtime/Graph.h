@@ -1,0 +1,206 @@
+//===- runtime/Graph.h - CUDA graphs and stream capture ---------*- C++ -*-===//
+//
+// CUDA graphs in the core, shared by the runtime API (cudaGraph*) and the
+// driver API (cuGraph*). A Graph is a DAG of nodes (kernel, copy, memset,
+// host function, child graph, empty, event wait, event record; the kinds
+// carry cudaGraphNodeType's numbers); nodes keep their parameters by value
+// (kernel arguments copied at the .param layout) so the caller's buffers may
+// change after the node is added. A GraphExec is an instantiated graph: a
+// private copy of the graph with child graphs flattened into one
+// dependency-respecting order; launch() submits that order to a stream (an
+// in-order queue, so every dependency holds); launching into a capturing
+// stream is refused (StreamCaptureUnsupported, as CUDA 13 answers on the
+// H200; child graphs are added explicitly instead). Stream capture turns
+// the operations submitted to a capturing stream into nodes instead of
+// running them: each capturing stream has a set of "tail" nodes the next
+// node depends on; an event recorded in a capture carries the recording
+// stream's tail, and a stream that waits on it joins the capture with that
+// tail. Calls a capture forbids (synchronising or querying a capturing
+// stream, querying an event recorded in it, the legacy stream's implicit
+// synchronisation with a capturing blocking stream, potentially unsafe calls
+// such as allocation under the global / thread-local modes) fail with CUDA's
+// capture errors and invalidate the capture; the answers follow the H200's
+// (tests/graphs/golden/graph_errors.out).
+//
+// Handles (Graph *, GraphNode *, GraphExec *) are owned by the process's
+// graph registry (graphs()), which tells live handles from dead ones.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Launch.h"
+#include "runtime/Memory.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+namespace runtime {
+
+class Event;
+class Function;
+class Graph;
+class Stream;
+
+// cudaGraphNodeType / CUgraphNodeType numbering.
+enum class GraphNodeKind { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, ChildGraph = 4, Empty = 5,
+                           EventWait = 6, EventRecord = 7 };
+
+struct KernelNodeParams {
+  Function *function = nullptr;
+  const void *handle = nullptr;   // the API's function handle, returned by GetParams
+  LaunchConfig config;
+  std::vector<uint8_t> args;      // explicit arguments at the kernel's .param layout
+  // Copies the arguments (one pointer per argument, CUDA's kernelParams).
+  static llvm::Expected<KernelNodeParams> fromPointers(Function &F, const void *Handle, const LaunchConfig &C,
+                                                       void **Args);
+  // The arguments already packed (cuLaunchKernel's `extra` buffer).
+  static llvm::Expected<KernelNodeParams> fromBuffer(Function &F, const void *Handle, const LaunchConfig &C,
+                                                     llvm::ArrayRef<uint8_t> Packed);
+};
+
+// A copy of depth x height rows of widthBytes (unified addresses; pitches in
+// bytes, rows = rows per slice). A 1-D copy has height = depth = 1.
+struct CopyNodeParams {
+  uint64_t dst = 0, src = 0;
+  uint64_t widthBytes = 0, height = 1, depth = 1;
+  uint64_t dstPitch = 0, srcPitch = 0, dstRows = 0, srcRows = 0;
+  MemcpyKind kind = MemcpyKind::Default;
+};
+
+// height rows of width elements (1, 2 or 4 bytes each) set to value.
+struct FillNodeParams {
+  uint64_t dst = 0;
+  uint32_t value = 0;
+  unsigned elementSize = 1;
+  uint64_t width = 0, height = 1, pitch = 0;
+};
+
+struct HostNodeParams {
+  void (*fn)(void *) = nullptr;
+  void *user = nullptr;
+  std::function<void()> call; // instead of fn(user) when set (cudaStreamAddCallback)
+};
+
+class GraphNode {
+public:
+  GraphNodeKind kind;
+  Graph *owner = nullptr;
+  std::vector<GraphNode *> deps, dependents; // edges, in insertion order
+  KernelNodeParams kernel;
+  CopyNodeParams copy;
+  FillNodeParams fill;
+  HostNodeParams host;
+  Event *event = nullptr;        // EventRecord / EventWait
+  std::unique_ptr<Graph> child;  // ChildGraph: the node's own copy
+  const GraphNode *clonedFrom = nullptr; // the node this one is a copy of (compared, never read)
+  // Pointers to each kernel argument inside kernel.args (GetParams' kernelParams),
+  // valid until the node's parameters change.
+  void **kernelParams();
+
+private:
+  std::vector<void *> ParamPtrs;
+};
+
+class Graph {
+public:
+  ~Graph();
+  const std::vector<std::unique_ptr<GraphNode>> &nodes() const { return Nodes; }
+  // A node of kind K depending on Deps (each a live node of this graph).
+  llvm::Expected<GraphNode *> add(GraphNodeKind K, llvm::ArrayRef<GraphNode *> Deps);
+  // A child-graph node holding a copy of Child.
+  llvm::Expected<GraphNode *> addChild(const Graph &Child, llvm::ArrayRef<GraphNode *> Deps);
+  llvm::Error addEdge(GraphNode *From, GraphNode *To);
+  llvm::Error removeEdge(GraphNode *From, GraphNode *To);
+  llvm::Error destroyNode(GraphNode *N);
+  std::vector<GraphNode *> roots() const;
+  std::vector<std::pair<GraphNode *, GraphNode *>> edges() const;
+  bool owns(const GraphNode *N) const;
+  // A copy; Map, when given, receives original -> copy for every node.
+  std::unique_ptr<Graph> clone(std::map<const GraphNode *, GraphNode *> *Map = nullptr) const;
+
+  Graph(); // registers the graph as live; the destructor unregisters it and its nodes
+
+private:
+  std::vector<std::unique_ptr<GraphNode>> Nodes;
+};
+
+// cudaGraphExecUpdateResult numbering.
+enum class GraphUpdateResult { Success = 0, Error = 1, TopologyChanged = 2, NodeTypeChanged = 3,
+                               FunctionChanged = 4, ParametersChanged = 5, NotSupported = 6 };
+
+class GraphExec {
+public:
+  ~GraphExec();
+  uint64_t flags() const { return Flags; }
+  // Submits the graph's operations to S in dependency order
+  // (StreamCaptureUnsupported when S captures, invalidating the capture).
+  llvm::Error launch(Stream &S);
+  // The executable graph's copy of a node of the graph it was instantiated
+  // from; null when Orig is not one of them.
+  GraphNode *nodeFor(const GraphNode *Orig) const;
+  // cudaGraphExecUpdate: G must have this graph's topology and node kinds;
+  // then every node's parameters are taken from G's.
+  llvm::Error update(const Graph &G, GraphUpdateResult &R, const GraphNode **ErrorNode);
+  const Graph &graph() const { return *Copy; }
+
+private:
+  friend class GraphRegistry;
+  GraphExec() = default;
+  uint64_t Flags = 0;
+  std::unique_ptr<Graph> Copy;
+  std::vector<GraphNode *> Order;                   // flattened, dependency order
+  std::map<const GraphNode *, GraphNode *> FromOrig; // instantiated-from node -> copy
+};
+
+// The process's graphs, nodes and executable graphs. Graphs made by create()
+// and endCapture() are the caller's to destroy(); child graphs belong to
+// their node (live, but not destroyable), executable graphs to destroy(E).
+class GraphRegistry {
+public:
+  Graph *create();
+  Graph *adopt(std::unique_ptr<Graph> G);
+  llvm::Error destroy(Graph *G);
+  bool live(const Graph *G) const;
+  bool live(const GraphNode *N) const; // a node of a live graph
+  // Checks G is acyclic, copies and flattens it.
+  llvm::Expected<GraphExec *> instantiate(const Graph &G, uint64_t Flags);
+  llvm::Error destroy(GraphExec *E);
+  bool live(const GraphExec *E) const;
+
+private:
+  friend class Graph;
+  mutable std::mutex Mu;
+  std::set<const Graph *> Graphs;     // every live graph, child graphs included
+  std::set<const GraphNode *> Nodes;  // every live node
+  std::map<const Graph *, std::unique_ptr<Graph>> Owned;
+  std::map<const GraphExec *, std::unique_ptr<GraphExec>> Execs;
+};
+GraphRegistry &graphs();
+
+// ---- stream capture ---------------------------------------------------------------
+// cudaStreamCaptureMode / CUstreamCaptureMode numbering.
+enum class CaptureMode { Global = 0, ThreadLocal = 1, Relaxed = 2 };
+enum class CaptureStatus { None = 0, Active = 1, Invalidated = 2 };
+
+struct CaptureInfo {
+  CaptureStatus status = CaptureStatus::None;
+  uint64_t id = 0;
+  Graph *graph = nullptr;
+  const std::vector<GraphNode *> *deps = nullptr; // valid until the next call on the stream
+};
+
+// IllegalState when S already captures; StreamCaptureUnsupported for the legacy stream.
+llvm::Error beginCapture(Stream &S, CaptureMode M);
+// The captured graph (registry-owned): IllegalState when S does not capture,
+// StreamCaptureUnmatched when it did not begin the capture, WrongThread,
+// Invalidated or Unjoined (the capture then ends without a graph).
+llvm::Expected<Graph *> endCapture(Stream &S);
+llvm::Expected<CaptureInfo> captureInfo(Stream &S);
+// cudaThreadExchangeStreamCaptureMode: the calling thread's interaction mode.
+CaptureMode exchangeThreadCaptureMode(CaptureMode M);
+
+} // namespace runtime
