@@ -7,6 +7,8 @@
 //   Devlib.cpp        link the device-library variant(s), cloning for mixed policies
 //   Optimize.cpp      the LLVM optimisation pipeline (+ RelaxNaNCanonicalization.cpp)
 //   Codegen.cpp       TargetMachine, instruction selection, per-kernel split
+//   DirectedRounding.cpp  constrained FP ops with a static directed rounding
+//                     -> MODE-register islands, right before selection
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
 //===----------------------------------------------------------------------===//
@@ -56,6 +58,15 @@ struct RelaxNaNCanonicalizationPass : llvm::PassInfoMixin<RelaxNaNCanonicalizati
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 void stripNaNCanonicalTags(llvm::Module &m);
+
+// Replaces every constrained FP intrinsic whose static rounding is .rz/.rm/.rp
+// by one inline-asm island that sets the MODE register's rounding fields,
+// runs the single instruction and restores round-to-nearest-even
+// (DirectedRounding.cpp). Runs after the optimisation pipeline (emu executes
+// the constrained form), immediately before instruction selection for `cpu`.
+// A directed constrained operation without a single-instruction lowering is
+// an error naming it.
+llvm::Error lowerDirectedRounding(llvm::Module &m, llvm::StringRef cpu);
 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);

@@ -8,10 +8,11 @@
 // right AMDGPU address space, devlib calls, and the floating-point helpers
 // that make non-approx FP bit-exact: explicit .ftz flushing (AMD keeps f32
 // denormals by default), .sat clamping, NVIDIA's canonical NaN, and exact
-// directed rounding (roundDirected: TwoSum error sign + one step to the
-// neighbouring float; no hardware mode switches, which LLVM could schedule
-// around, and no constrained intrinsics, which AMDGPU cannot select for
-// fdiv/sqrt).
+// directed rounding: modeRounded (a constrained intrinsic that amdgpu-lower
+// lowers to a MODE-register island) for the single-rounding f32/f64 add, sub,
+// mul, fma and conversions, and roundDirected (TwoSum error sign + one step
+// to the neighbouring float) for everything else (div, sqrt, f16 results,
+// 64-bit integer sources), whose hardware sequences round more than once.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -470,6 +471,21 @@ Value *FnCtx::roundDirected(Value *hi, Value *lo, Type *target, RoundingMode rm,
   Value *sFinite = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, s), inf);
   d = b.CreateSelect(b.CreateAnd(vInf, sFinite), b.CreateNeg(signOf(*this, back)), d);
   return stepDirected(*this, v, d, rm);
+}
+
+Value *FnCtx::modeRounded(Intrinsic::ID op, ArrayRef<Value *> args, Type *result, RoundingMode rm) {
+  switch (op) {
+  case Intrinsic::experimental_constrained_fadd: case Intrinsic::experimental_constrained_fsub:
+  case Intrinsic::experimental_constrained_fmul:
+    return b.CreateConstrainedFPBinOp(op, args[0], args[1], nullptr, "", nullptr, rm, fp::ebIgnore);
+  case Intrinsic::experimental_constrained_fptrunc: case Intrinsic::experimental_constrained_sitofp:
+  case Intrinsic::experimental_constrained_uitofp:
+    return b.CreateConstrainedFPCast(op, args[0], result, nullptr, "", nullptr, rm, fp::ebIgnore);
+  default: {
+    Function *f = Intrinsic::getOrInsertDeclaration(&mc.m, op, {result});
+    return b.CreateConstrainedFPCall(f, args, "", rm, fp::ebIgnore);
+  }
+  }
 }
 
 Value *FnCtx::fpIntrinsic(Intrinsic::ID id, ArrayRef<Value *> args) {

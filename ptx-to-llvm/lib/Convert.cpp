@@ -7,8 +7,10 @@
 //    and convert with llvm.fpto[su]i.sat, so NaN -> 0 and out-of-range values
 //    saturate exactly as NVIDIA's cvt does; .ftz flushes the source first;
 //  * integer -> float and float narrowing: .rn is the plain IR conversion
-//    (correctly rounded); .rz/.rm/.rp are exact sequences (FnCtx::
-//    roundDirected, no mode switch); .rna (tf32) is an exact bit sequence;
+//    (correctly rounded); .rz/.rm/.rp of f64 -> f32 and 32-bit integer -> f32
+//    are rounded by the hardware MODE register (FnCtx::modeRounded), the
+//    other directed forms are exact sequences (FnCtx::roundDirected); .rna
+//    (tf32) is an exact bit sequence;
 //  * float -> float same type with .rni/.rzi/.rmi/.rpi: round to integral;
 //  * f16x2/bf16x2 packing from two f32 (`cvt.rn.f16x2.f32 d, a, b` puts
 //    cvt(a) in the upper half), .relu, .satfinite, .sat.
@@ -69,6 +71,8 @@ static Value *roundIntegral(FnCtx &fc, Value *x, RoundingMode rm) {
 
 static Value *narrowFloat(FnCtx &fc, Value *x, llvm::Type *to, RoundingMode rm) {
   if (rm == RoundingMode::NearestTiesToEven) return fc.b.CreateFPTrunc(x, to);
+  if (x->getType()->isDoubleTy() && to->isFloatTy()) // v_cvt_f32_f64 in the MODE direction
+    return fc.modeRounded(Intrinsic::experimental_constrained_fptrunc, {x}, to, rm);
   return fc.roundDirected(x, ConstantFP::get(x->getType(), 0.0), to, rm, fc.b.getTrue());
 }
 
@@ -198,6 +202,9 @@ bool translateConvert(FnCtx &fc, const ptx::Instruction &in) {
     Value *r;
     if (rm == RoundingMode::NearestTiesToEven) {
       r = s ? b.CreateSIToFP(x, to) : b.CreateUIToFP(x, to);
+    } else if (x->getType()->isIntegerTy(32) && to->isFloatTy()) { // v_cvt_f32_[iu]32 in the MODE direction
+      r = fc.modeRounded(s ? Intrinsic::experimental_constrained_sitofp : Intrinsic::experimental_constrained_uitofp,
+                         {x}, to, rm);
     } else {
       // Exact value as hi + lo in f64 (each half converts exactly), then one
       // directed rounding.

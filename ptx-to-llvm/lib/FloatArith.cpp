@@ -33,15 +33,14 @@ namespace ptx2llvm {
 
 
 //===-- Directed rounding (.rz/.rm/.rp) -------------------------------------===//
-// AMDGPU cannot select constrained fdiv/sqrt, and mode switches around single
-// operations are not protected from instruction scheduling, so directed
-// rounding is an exact software sequence everywhere (FnCtx::roundDirected):
-// f32 operations are evaluated exactly or with an exact error term in f64;
-// f64 add/sub use TwoSum, mul TwoProduct (fma), fma the ErrFma sequence,
-// div/sqrt the fma remainder. f64 mul/fma whose product x*y is below 2^-960
-// (its rounding error would underflow, and a subnormal result is rounded on
-// the coarser subnormal grid) take a separate exact path, f64TinyProduct,
-// behind a branch so that the common path stays as it was.
+// add/sub/mul/fma (f32, f64) are one hardware instruction each, rounded once
+// in the MODE register's direction: they become constrained intrinsics
+// (FnCtx::modeRounded) that amdgpu-lower lowers to a mode-switch island.
+// div/sqrt have no single-rounding instruction (the hardware sequences round
+// every Newton step in the current mode), so their directed rounding is an
+// exact software sequence (FnCtx::roundDirected): f32 operations are
+// evaluated with an exact error term in f64; f64 div/sqrt use the fma
+// remainder. f64 division by operands below 2^-900 scales them first.
 
 static Value *finiteAll(FnCtx &fc, std::initializer_list<Value *> vs) {
   Value *r = fc.b.getTrue();
@@ -50,13 +49,6 @@ static Value *finiteAll(FnCtx &fc, std::initializer_list<Value *> vs) {
     r = fc.b.CreateAnd(r, fc.b.CreateFCmpOLT(fc.b.CreateUnaryIntrinsic(Intrinsic::fabs, v), inf));
   }
   return r;
-}
-
-// An error term that is not finite (the operation overflowed) carries no information.
-static Value *finiteOrZero(FnCtx &fc, Value *lo) {
-  Value *inf = ConstantFP::getInfinity(lo->getType());
-  return fc.b.CreateSelect(fc.b.CreateFCmpOLT(fc.b.CreateUnaryIntrinsic(Intrinsic::fabs, lo), inf), lo,
-                           ConstantFP::get(lo->getType(), 0.0));
 }
 
 static Value *sideOf(FnCtx &fc, Value *r, Value *d) { // sign(r) * sign(d), 0 for NaN/inf r
@@ -68,137 +60,26 @@ static Value *sideOf(FnCtx &fc, Value *r, Value *d) { // sign(r) * sign(d), 0 fo
   return b.CreateSelect(b.CreateFCmpOLT(d, z), b.CreateNeg(rs), rs);
 }
 
-static Value *signI32(FnCtx &fc, Value *x) { // -1, 0, +1 (NaN -> 0)
-  auto &b = fc.b;
-  Value *z = ConstantFP::get(x->getType(), 0.0);
-  return b.CreateSub(b.CreateZExt(b.CreateFCmpOGT(x, z), fc.i32()), b.CreateZExt(b.CreateFCmpOLT(x, z), fc.i32()));
-}
-
-// ErrFma (Boldo-Muller): r1 = RN(x*y + z) and the sign (-1/0/+1) of the exact
-// x*y + z - r1 = r2 + r3 (|r3| <= ulp(r2)/2, so r2 decides unless it is 0).
-// Exact as long as the rounding error of x*y is representable (|x*y| >=
-// 2^-969 or x*y == 0) and nothing overflows; additions never lose the error
-// terms, subnormal or not.
-struct FmaSplit {
-  Value *r1, *dir, *u1;
-};
-static FmaSplit errFma(FnCtx &fc, Value *x, Value *y, Value *z) {
-  auto &b = fc.b;
-  Value *r1 = fc.fpIntrinsic(Intrinsic::fma, {x, y, z});
-  Value *u1 = b.CreateFMul(x, y);
-  Value *u2 = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(u1)});
-  auto twoSum = [&](Value *p, Value *q) {
-    Value *s = b.CreateFAdd(p, q), *bb = b.CreateFSub(s, p);
-    Value *err = b.CreateFAdd(b.CreateFSub(p, b.CreateFSub(s, bb)), b.CreateFSub(q, bb));
-    return std::pair{s, err};
-  };
-  auto [a1, zz] = twoSum(z, u2);
-  auto [b1, b2] = twoSum(u1, a1);
-  Value *g = b.CreateFAdd(b.CreateFSub(b1, r1), b2);
-  Value *r2 = b.CreateFAdd(g, zz);
-  Value *r3 = b.CreateFSub(zz, b.CreateFSub(r2, g));
-  Value *dir = b.CreateSelect(b.CreateFCmpOEQ(r2, ConstantFP::get(x->getType(), 0.0)), signI32(fc, r3), signI32(fc, r2));
-  return {r1, dir, u1};
-}
-
-// Directed rounding of x*y + z (f64) for non-zero finite x, y with |x*y| <
-// 2^-960 and finite z. If |z| >= 2^-850 the product lies far below half an
-// ulp of z: the result is z stepped towards the product's sign. Otherwise all
-// three are scaled by 2^1500 (x, y by 2^750 each: |x|, |y| < 2^114 here, so
-// nothing overflows, and every value becomes a multiple of 2^-648, so ErrFma
-// is exact). The scaled result R1 is scaled back with one rounding to
-// nearest, v = ldexp(R1, -1500), onto the final (possibly subnormal) grid; V =
-// v * 2^1500 is exact and R1 - V exact (Sterbenz), and since V lies on R1's
-// grid, R1 != V decides the side of the true value, else ErrFma's sign does.
-static Value *f64TinyProduct(FnCtx &fc, Value *x, Value *y, Value *z, RoundingMode rm) {
-  auto &b = fc.b;
+// add/sub/mul/fma rounded by the hardware MODE register (see above).
+static Value *modeBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z, RoundingMode rm) {
   Type *t = x->getType();
-  auto c = [&](double v) { return ConstantFP::get(t, v); };
-  Value *prodSign = b.CreateSelect(b.CreateXor(b.CreateFCmpOLT(x, c(0.0)), b.CreateFCmpOLT(y, c(0.0))),
-                                   b.getInt32(-1), b.getInt32(1));
-  Value *nearZ = stepDirected(fc, z, prodSign, rm);
-  Value *xs = b.CreateFMul(x, c(0x1p750)), *ys = b.CreateFMul(y, c(0x1p750));
-  Value *zs = b.CreateFMul(b.CreateFMul(z, c(0x1p750)), c(0x1p750));
-  FmaSplit e = errFma(fc, xs, ys, zs);
-  Value *v = b.CreateIntrinsic(Intrinsic::ldexp, {t, fc.i32()}, {e.r1, b.getInt32(-1500)});
-  Value *back = b.CreateFMul(b.CreateFMul(v, c(0x1p750)), c(0x1p750));
-  Value *d1 = b.CreateFSub(e.r1, back);
-  Value *dir = b.CreateSelect(b.CreateFCmpOEQ(d1, c(0.0)), e.dir, signI32(fc, d1));
-  Value *res = stepDirected(fc, v, dir, rm);
-  // Exact cancellation (the product is not zero): +0, or -0 when rounding downwards.
-  Value *exactZero = b.CreateAnd(b.CreateFCmpOEQ(e.r1, c(0.0)), b.CreateICmpEQ(e.dir, b.getInt32(0)));
-  res = b.CreateSelect(exactZero, c(rm == RoundingMode::TowardNegative ? -0.0 : 0.0), res);
-  Value *bigZ = b.CreateFCmpOGE(b.CreateUnaryIntrinsic(Intrinsic::fabs, z), c(0x1p-850));
-  return b.CreateSelect(bigZ, nearZ, res);
-}
-
-// x, y non-zero and finite, z finite and |x*y| < 2^-960 (u1 = RN(x*y)).
-static Value *tinyProduct(FnCtx &fc, Value *x, Value *y, Value *z, Value *u1) {
-  auto &b = fc.b;
-  Type *t = x->getType();
-  Value *zc = ConstantFP::get(t, 0.0);
-  Value *tiny = b.CreateAnd(b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, u1), ConstantFP::get(t, 0x1p-960)),
-                            b.CreateAnd(b.CreateFCmpONE(x, zc), b.CreateFCmpONE(y, zc)));
-  return b.CreateAnd(tiny, finiteAll(fc, {x, y, z}));
-}
-
-// Returns `normal` (already computed) where `cond` is false; where it is true,
-// branches to a block that computes slow() instead (rare operands only, so
-// the common path pays one compare and branch).
-static Value *withSlowPath(FnCtx &fc, Value *normal, Value *cond, function_ref<Value *()> slow) {
-  auto &b = fc.b;
-  BasicBlock *pre = b.GetInsertBlock();
-  BasicBlock *next = pre->getNextNode();
-  BasicBlock *slowBB = BasicBlock::Create(fc.mc.ctx, "dr.slow", fc.f, next);
-  BasicBlock *join = BasicBlock::Create(fc.mc.ctx, "dr.join", fc.f, next);
-  b.CreateCondBr(cond, slowBB, join);
-  b.SetInsertPoint(slowBB);
-  Value *v = slow();
-  BasicBlock *slowEnd = b.GetInsertBlock();
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
-  PHINode *phi = b.CreatePHI(normal->getType(), 2);
-  phi->addIncoming(normal, pre);
-  phi->addIncoming(v, slowEnd);
-  return phi;
-}
-
-// IEEE sum of two zeros under rounding rm: -0 only if both are -0, or, when
-// rounding downwards, if either is.
-static Value *zeroSum(FnCtx &fc, Value *x, Value *y, RoundingMode rm) {
-  auto &b = fc.b;
-  if (rm != RoundingMode::TowardNegative) return b.CreateFAdd(x, y);
-  Type *t = x->getType();
-  Type *it = fc.intTy(t->getPrimitiveSizeInBits());
-  Value *neg = b.CreateOr(b.CreateICmpSLT(b.CreateBitCast(x, it), ConstantInt::get(it, 0)),
-                          b.CreateICmpSLT(b.CreateBitCast(y, it), ConstantInt::get(it, 0)));
-  return b.CreateSelect(neg, ConstantFP::get(t, -0.0), ConstantFP::get(t, 0.0));
-}
-
-static Value *bothZero(FnCtx &fc, Value *x, Value *y) {
-  Value *z = ConstantFP::get(x->getType(), 0.0);
-  return fc.b.CreateAnd(fc.b.CreateFCmpOEQ(x, z), fc.b.CreateFCmpOEQ(y, z));
+  switch (op) {
+  case Opcode::Add: return fc.modeRounded(Intrinsic::experimental_constrained_fadd, {x, y}, t, rm);
+  case Opcode::Sub: return fc.modeRounded(Intrinsic::experimental_constrained_fsub, {x, y}, t, rm);
+  case Opcode::Mul: return fc.modeRounded(Intrinsic::experimental_constrained_fmul, {x, y}, t, rm);
+  default: return fc.modeRounded(Intrinsic::experimental_constrained_fma, {x, y, z}, t, rm);
+  }
 }
 
 static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z, RoundingMode rm) {
   auto &b = fc.b;
+  if (op == Opcode::Add || op == Opcode::Sub || op == Opcode::Mul || op == Opcode::Fma || op == Opcode::Mad)
+    return modeBinary(fc, op, x, y, z, rm);
   Type *t = x->getType();
   Type *dt = b.getDoubleTy();
   if (t->isFloatTy()) {
     Value *a = b.CreateFPExt(x, dt), *c = y ? b.CreateFPExt(y, dt) : nullptr;
     switch (op) {
-    case Opcode::Add: case Opcode::Sub: {
-      Value *c2 = op == Opcode::Sub ? b.CreateFNeg(c) : c;
-      Value *zx = zeroSum(fc, x, op == Opcode::Sub ? b.CreateFNeg(y) : y, rm);
-      return b.CreateSelect(bothZero(fc, x, y), zx, fc.roundDirected(a, c2, t, rm, b.getTrue()));
-    }
-    case Opcode::Mul: return fc.roundDirected(b.CreateFMul(a, c), ConstantFP::get(dt, 0.0), t, rm, b.getTrue());
-    case Opcode::Fma: case Opcode::Mad: {
-      Value *p = b.CreateFMul(a, c), *zz = b.CreateFPExt(z, dt); // p exact
-      Value *r = fc.roundDirected(p, zz, t, rm, b.getTrue());
-      Value *zs = b.CreateFPTrunc(zeroSum(fc, p, zz, rm), t);
-      return b.CreateSelect(bothZero(fc, p, zz), zs, r);
-    }
     case Opcode::Div: case Opcode::Rcp: {
       Value *q = b.CreateFDiv(a, c);
       Value *r = fc.fpIntrinsic(Intrinsic::fma, {b.CreateFNeg(q), c, a});
@@ -214,43 +95,6 @@ static Value *directedBinary(FnCtx &fc, Opcode op, Value *x, Value *y, Value *z,
   }
   // f64
   switch (op) {
-  case Opcode::Add: case Opcode::Sub: {
-    Value *y2 = op == Opcode::Sub ? b.CreateFNeg(y) : y;
-    return b.CreateSelect(bothZero(fc, x, y2), zeroSum(fc, x, y2, rm), fc.roundDirected(x, y2, t, rm, finiteAll(fc, {x, y})));
-  }
-  case Opcode::Mul: {
-    Value *p = b.CreateFMul(x, y);
-    Value *e = fc.fpIntrinsic(Intrinsic::fma, {x, y, b.CreateFNeg(p)});
-    e = finiteOrZero(fc, b.CreateSelect(b.CreateFCmpUNO(e, e), ConstantFP::get(t, 0.0), e));
-    Value *r = fc.roundDirected(p, e, t, rm, finiteAll(fc, {x, y}));
-    Value *mz = ConstantFP::get(t, -0.0);
-    return withSlowPath(fc, r, tinyProduct(fc, x, y, mz, p), [&] { return f64TinyProduct(fc, x, y, mz, rm); });
-  }
-  case Opcode::Fma: case Opcode::Mad: {
-    FmaSplit e = errFma(fc, x, y, z);
-    Value *res = fc.roundDirected(e.r1, ConstantFP::get(t, 0.0), t, rm, finiteAll(fc, {x, y, z}), e.dir);
-    // Exact zero result: zero terms follow the IEEE zero-sum rule, a
-    // cancellation gives -0 only when rounding downwards.
-    Value *zc = ConstantFP::get(t, 0.0);
-    Value *exactZero = b.CreateAnd(b.CreateFCmpOEQ(e.r1, zc), b.CreateICmpEQ(e.dir, b.getInt32(0)));
-    Value *cancel = ConstantFP::get(t, rm == RoundingMode::TowardNegative ? -0.0 : 0.0);
-    Value *zr = b.CreateSelect(bothZero(fc, e.u1, z), zeroSum(fc, e.u1, z, rm), cancel);
-    res = b.CreateSelect(exactZero, zr, res);
-    // x*y overflowed although the sum is finite (then |z| > 2^970): ErrFma on
-    // x, y scaled by 2^-600 and z by 2^-1200 (all exact) gives the side.
-    Value *inf = ConstantFP::getInfinity(t);
-    Value *huge = b.CreateAnd(b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(Intrinsic::fabs, e.u1), inf),
-                              b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, e.r1), inf));
-    huge = b.CreateAnd(huge, finiteAll(fc, {x, y, z}));
-    Value *tiny = tinyProduct(fc, x, y, z, e.u1);
-    return withSlowPath(fc, res, b.CreateOr(tiny, huge), [&]() -> Value * {
-      Value *small = f64TinyProduct(fc, x, y, z, rm);
-      auto c = [&](double v) { return ConstantFP::get(t, v); };
-      FmaSplit h = errFma(fc, b.CreateFMul(x, c(0x1p-600)), b.CreateFMul(y, c(0x1p-600)),
-                          b.CreateFMul(b.CreateFMul(z, c(0x1p-600)), c(0x1p-600)));
-      return b.CreateSelect(huge, stepDirected(fc, e.r1, h.dir, rm), small);
-    });
-  }
   case Opcode::Div: case Opcode::Rcp: {
     // Subnormal operands: scale both by 2^200 (the quotient is unchanged) so
     // that the remainder is exact.

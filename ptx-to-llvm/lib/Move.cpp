@@ -35,13 +35,14 @@ bool translateMove(FnCtx &fc, const ptx::Instruction &in) {
     if (!n || bits % n) return fc.unsupported(in, "vector size");
     ptx::Type et = bitsType(bits / n);
     if (et == ptx::Type::None) return fc.unsupported(in, "element size");
-    Type *ity = fc.intTy(bits);
-    Value *r = ConstantInt::get(ity, 0);
-    for (unsigned i = 0; i < n; ++i) {
-      Value *e = b.CreateZExt(fc.coerce(fc.read(ops[1].elems[i], et), fc.intTy(bits / n)), ity);
-      r = b.CreateOr(r, b.CreateShl(e, i * (bits / n)));
-    }
-    fc.write(ops[0], r, bitsType(bits));
+    // A vector of the elements bitcast to the whole (element 0 in the low
+    // bits): the backend sees a build_vector, so a splat {a, a} feeding packed
+    // arithmetic folds into op_sel instead of shift-and-or.
+    Type *vty = FixedVectorType::get(fc.intTy(bits / n), n);
+    Value *v = PoisonValue::get(vty);
+    for (unsigned i = 0; i < n; ++i)
+      v = b.CreateInsertElement(v, fc.coerce(fc.read(ops[1].elems[i], et), fc.intTy(bits / n)), i);
+    fc.write(ops[0], b.CreateBitCast(v, fc.intTy(bits)), bitsType(bits));
     return true;
   }
   if (ops[0].kind == ptx::Operand::Kind::Vec) { // unpack

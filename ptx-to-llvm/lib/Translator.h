@@ -150,6 +150,14 @@ struct FnCtx {
   llvm::Value *roundDirected(llvm::Value *hi, llvm::Value *lo, llvm::Type *target,
                              llvm::RoundingMode rm, llvm::Value *finiteInputs,
                              llvm::Value *dirOverride = nullptr);
+  // Directed rounding by the hardware: a constrained FP intrinsic
+  // (llvm.experimental.constrained.<op>) with the static rounding `rm` and
+  // exceptions ignored. amdgpu-lower turns it into one mode-switch island at
+  // instruction selection (DirectedRounding.cpp); emu executes it with the
+  // host's rounding mode. Only for operations the hardware rounds once in
+  // the MODE register's direction: isModeRoundable().
+  llvm::Value *modeRounded(llvm::Intrinsic::ID op, llvm::ArrayRef<llvm::Value *> args, llvm::Type *result,
+                           llvm::RoundingMode rm);
   // An FP intrinsic call (one place to change if FP calls need attributes).
   llvm::Value *fpIntrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args);
 };
