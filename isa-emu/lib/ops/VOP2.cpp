@@ -140,7 +140,7 @@ H2(v_max_f16, minmax64<true>(w, a, b))
 H2(v_min_f16, minmax64<false>(w, a, b))
 void v_fmac_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    uint32_t ch = (vread32(w, I.d[0], l) >> (I.d[0].hi ? 16 : 0)) & 0xffff;
+    uint32_t ch = vread32(w, I.d[0], l) & 0xffff; // vread32 already selects the .h half
     double c = halfValue(flushIn64(w) ? ftz16(ch) : ch);
     writeHalf(w, I, l, hres(w, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), c)));
   });
