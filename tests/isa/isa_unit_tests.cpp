@@ -180,7 +180,9 @@ TEST(IsaUnit, gfx90aOps) {
                     {3, [](unsigned l) { return uint32_t(20 - int(l)); }},
                     {4, [](unsigned l) { return l > 20 ? 1u : 0u; }},
                     {5, k(0xffffffff)}, {6, k(0xffffffff)}, {7, k(0xfffffffe)}, {8, k(0xffffffff)},
-                    {9, k(uint32_t(Shr33))}, {10, k(uint32_t(Shr33 >> 32))}, {11, k(3)}, {12, k(0)}}},
+                    {9, k(uint32_t(Shr33))}, {10, k(uint32_t(Shr33 >> 32))}, {11, k(3)}, {12, k(0)},
+                    {13, [](unsigned l) { return l; }}, {14, [](unsigned l) { return l; }},
+                    {15, [](unsigned l) { return l < 63 ? l + 1 : 0u; }}}},
   });
 }
 
@@ -206,7 +208,8 @@ TEST(IsaUnit, gfx1100Ops) {
                    {4, k(0x3c01)},
                    {5, [](unsigned l) { return sat16(-32000 - 100 * int(l)); }},
                    {6, k(0)}, {7, k(1)}}},
-    {"k_lds", 64, {{0, d16Low}, {1, d16High}, {2, d16I8}, {3, k(0x114321)}, {4, k(1)}, {5, k(0)}}},
+    {"k_lds", 64, {{0, d16Low}, {1, d16High}, {2, d16I8}, {3, k(0x114321)}, {4, k(1)}, {5, k(0)},
+                   {6, [](unsigned l) { return l; }}, {7, [](unsigned l) { return l; }}}},
   });
 }
 

@@ -22,9 +22,17 @@ Space spaceOf(const Inst &I) {
   }
 }
 
+// The instruction offset: global and scratch forms take a 13-bit signed offset,
+// which LLVM's disassembler hands over as the raw field (offset:-16 is 8176).
+int64_t instOffset(const Inst &I, Space Sp) {
+  int64_t Off = I.nc >= 2 ? I.c[I.nc - 2] : 0;
+  if (Sp != Space::Flat) Off = int64_t(uint64_t(Off) << 51) >> 51;
+  return Off;
+}
+
 // Lane address; \p DataIdx receives the index of the first data source.
 uint64_t laneAddr(const Wave &w, const Inst &I, unsigned l, bool Store, Space Sp) {
-  int64_t Off = I.nc >= 2 ? I.c[I.nc - 2] : 0;
+  int64_t Off = instOffset(I, Sp);
   if (Sp == Space::Private) {
     // Loads: [vaddr] [saddr]; stores: vdata [vaddr] [saddr].
     unsigned k = Store ? 1 : 0;
@@ -88,7 +96,7 @@ template <typename T> void atomic(Wave &w, const Inst &I, AtomicOp Op) {
   // Operands: [vdst] vaddr vdata [saddr]; with SADDR the address is saddr + vaddr32.
   lanes(w, [&](unsigned l) {
     if (w.state == WaveState::Fault) return;
-    int64_t Off = I.nc >= 2 ? I.c[I.nc - 2] : 0;
+    int64_t Off = instOffset(I, Sp);
     uint64_t A = (I.flags & VSaddr) ? sread64(w, I.s[2]) + vread32(w, I.s[0], l) + Off
                                     : vread64(w, I.s[0], l) + Off;
     uint8_t *P = atomicPtr(w, I, l, Sp, A, sizeof(T));

@@ -1,7 +1,8 @@
 // isa-emu unit kernels for gfx1100 (wave32), second file: opcodes that real
 // code objects use (v_fmamk/fmaak_f16, v_fma_mixlo_f16 with one rounding,
 // f16 rounding under MODE, v_sub_nc_i16 clamp, LDS D16 loads) and
-// s_getreg of SHADER_CYCLES (hardware register 29). Conventions as in
+// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets.
+// Conventions as in
 // gfx1100.s: result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
 .macro KBEGIN name
@@ -109,6 +110,12 @@ KBEGIN k_lds
   s_lshr_b32 s8, s5, 20                              // a 20-bit field
   STS 4, s7
   STS 5, s8
+  ST 6, v0                                           // slot 6 = l
+  s_waitcnt vmcnt(0)
+  v_add_nc_u32 v20, 7*256, v1
+  global_load_b32 v21, v20, s[2:3] offset:-256       // 13-bit signed offset: slot 6
+  s_waitcnt vmcnt(0)
+  ST 7, v21                                          // l
 KEND k_lds, 256
 
 .amdgpu_metadata

@@ -1,6 +1,7 @@
 // isa-emu unit kernels for gfx90a (wave64), second file: opcodes that real
 // code objects use (fma_mix*, v_mac_f32, v_sub_i16, LDS f64
-// atomics and D16 loads, SDWA carry forms, s_bfe_i64) and the explicit refusal
+// atomics and D16 loads, SDWA carry forms, s_bfe_i64, negative global offsets)
+// and the explicit refusal
 // of hardware register 29. Conventions as in gfx90a.s: kernarg 0 = out
 // pointer; result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
@@ -160,6 +161,18 @@ KBEGIN k_sdwa
   STS 10, s11
   STS 11, s12
   STS 12, s13
+  ST 13, v0                                          // slot 13 = l
+  s_waitcnt vmcnt(0)
+  v_add_u32 v23, 14*256, v1
+  global_load_dword v22, v23, s[2:3] offset:-256     // 13-bit signed offset: slot 13
+  v_mov_b32 v24, s2
+  v_mov_b32 v25, s3
+  v_add_co_u32 v24, vcc, v24, v23
+  v_addc_co_u32 v25, vcc, 0, v25, vcc
+  global_load_dword v26, v[24:25], off offset:-252   // vaddr64 form: slot 13, word l + 1
+  s_waitcnt vmcnt(0)
+  ST 14, v22                                         // l
+  ST 15, v26                                         // l + 1 (0 for the last lane: slot 14 is still 0)
 KEND k_sdwa
 
 // ---- hardware register 29 is SHADER_CYCLES on gfx10.3/gfx11 only: a named fault here
