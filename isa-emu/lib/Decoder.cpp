@@ -133,7 +133,8 @@ const Suffix Suffixes[] = {
     {"_dpp", VDpp},    {"_sdwa", VSdwa}, {"_t16", VT16}, {"_fake16", 0}, {"_SADDR", VSaddr},
     {"_RTN", VRtn},    {"_OFFEN", VOffen}, {"_IDXEN", VIdxen}, {"_BOTHEN", VOffen | VIdxen},
     {"_OFFSET", 0},    {"_SVS", VSvs}, {"_ST", VSt},  {"_SGPR_IMM", VSgprOff | VImmOff},
-    {"_SGPR", VSgprOff}, {"_IMM", VImmOff}, {"_nsa", 0}};
+    {"_SGPR", VSgprOff}, {"_IMM", VImmOff}, {"_nsa", 0},
+    {"_VE", 0}}; // gfx940 scratch with vaddr only (the SVE bit): the plain form
 
 std::string stripSuffixes(StringRef N, uint32_t &Flags) {
   bool Changed = true;
@@ -147,10 +148,15 @@ std::string stripSuffixes(StringRef N, uint32_t &Flags) {
         break;
       }
   }
-  // TableGen spells some true16 opcodes with their name twice
-  // (V_CVT_F16_F32V_CVT_F16_F32_t16_e32_gfx11): one semantic name.
-  if (N.size() % 2 == 0 && N.take_front(N.size() / 2) == N.drop_front(N.size() / 2))
-    N = N.take_front(N.size() / 2);
+  // TableGen spells some true16 opcodes with their name twice, the second
+  // time possibly under the older name (V_CVT_F16_F32V_CVT_F16_F32_t16_e32_gfx11,
+  // V_SUB_NC_I16V_SUB_I16_fake16_e64_gfx11): the first name is the semantic
+  // one. A second "V_" right after a digit never occurs inside one name.
+  for (size_t P = 1; P + 2 < N.size(); ++P)
+    if (N[P] == 'V' && N[P + 1] == '_' && isDigit(N[P - 1]) && N.starts_with("V_")) {
+      N = N.take_front(P);
+      break;
+    }
   return N.str();
 }
 
@@ -182,7 +188,7 @@ Expected<std::unique_ptr<TargetMCs>> createTargetMC(StringRef CPU, unsigned Wave
   if (It == M->opByName.end() ||
       M->MII->get(It->second).operands()[1].OperandType != OperandInputMods)
     return createStringError("isa-emu: unexpected LLVM AMDGPU operand types (OPERAND_INPUT_MODS)");
-  return std::move(M);
+  return M;
 }
 
 struct DecodeCtx {
@@ -301,14 +307,17 @@ Expected<const OpRow *> rowFor(DecodeCtx &C, StringRef MCName, uint32_t &Flags) 
   return R;
 }
 
-// SDWA (gfx9 VOP1/VOP2): sdwaExec selects sub-dword sources into temporary
-// rows 256/257, runs the helper (destination: temporary row 258) and merges
-// the result into the destination per dst_sel/dst_unused.
+// SDWA (gfx9 VOP1/VOP2/VOPC): sdwaExec selects sub-dword sources into temporary
+// rows 256/257, runs the helper (destination: temporary row 258; a carry or
+// compare mask is written directly) and merges the result into the
+// destination per dst_sel/dst_unused.
 Error makeSdwa(DecodeCtx &C, Inst &I) {
   Family F = I.row->family;
   bool Cmp = F == Family::VOPC;
   unsigned N = F == Family::VOP1 ? 3 : F == Family::VOP2 ? 4 : Cmp ? 2 : 0;
-  if (!N || I.nc < N || I.nd != 1 || (!Cmp && I.d[0].kind != OK::V))
+  // VOP2 carry forms (v_add_co_u32_sdwa ...) also write a lane mask (VCC) in d[1].
+  bool CarryOut = F == Family::VOP2 && I.nd == 2 && I.d[1].kind == OK::S;
+  if (!N || I.nc < N || (I.nd != 1 && !CarryOut) || (!Cmp && I.d[0].kind != OK::V))
     return opError(C, "SDWA form of " + Twine(I.row->name) + " is not supported");
   Inst Base = I;
   Base.nc = uint8_t(I.nc - N);
@@ -459,7 +468,7 @@ Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
   // Resolve branch targets (SOPP simm16: PC + 4 + 4 * simm16) and DPP bases.
   for (size_t i = 0; i < P.code.size(); ++i) {
     Inst &I = P.code[i];
-    if (I.row->family == Family::SOPP && I.nc > 0 && StringRef(I.row->name).starts_with("S_CBRANCH") ||
+    if ((I.row->family == Family::SOPP && I.nc > 0 && StringRef(I.row->name).starts_with("S_CBRANCH")) ||
         StringRef(I.row->name) == "S_BRANCH") {
       int16_t Off = int16_t(uint16_t(I.c[0]));
       uint64_t T = I.addr + 4 + int64_t(Off) * 4;

@@ -148,6 +148,10 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
     uint64_t WaveOffset = (uint64_t(Slot) * L.wavesPerGroup + w) * W * L.privPerLane;
     V.privBase = L.scratchBase + WaveOffset;
     V.flatScr = L.privPerLane ? V.privBase : 0; // gfx10+: FLAT_SCRATCH set by the dispatcher
+    if (P.gfx9 && P.architectedFlatScratch) { // gfx94x: the dispatcher sets the s[102:103] pair
+      V.S[SFlatScrLo] = uint32_t(V.flatScr);
+      V.S[SFlatScrLo + 1] = uint32_t(V.flatScr >> 32);
+    }
     uint64_t Lanes = std::min<uint64_t>(W, Threads - uint64_t(w) * W);
     V.setExec(Lanes >= 64 ? ~0ull : ((1ull << Lanes) - 1));
     // User SGPRs.
@@ -158,7 +162,7 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
       // dword1: base[47:32], SWIZZLE_ENABLE; dword3: ELEMENT_SIZE 4 bytes,
       // INDEX_STRIDE = wave size, ADD_TID_ENABLE (ops/MUBUF.cpp addresses it).
       push32(uint32_t(L.scratchBase));
-      push32(uint32_t(L.scratchBase >> 32) & 0xffff | 1u << 31);
+      push32((uint32_t(L.scratchBase >> 32) & 0xffff) | 1u << 31);
       push32(0xffffffffu);
       push32(1u << 19 | (W == 64 ? 3u : 2u) << 21 | 1u << 23);
     }

@@ -67,23 +67,22 @@ uint8_t *flatPtr(Wave &w, unsigned lane, uint64_t a, uint64_t n) {
 
 namespace {
 
+// The counters are updated before each instruction runs: s_memtime and
+// s_getreg(SHADER_CYCLES) read waveInstrs as the wave's clock.
 void runWave(Wave &w, unsigned Slice) {
   const Inst *Code = w.prog->code.data();
   uint32_t N = uint32_t(w.prog->code.size());
-  uint64_t Lanes = 0, Count = 0;
   while (Slice--) {
     if (w.pc >= N) {
       raiseFault(w, Code[N - 1], "execution ran past the end of the code");
       break;
     }
     const Inst &I = Code[w.pc++];
-    Lanes += __builtin_popcountll(w.exec());
-    ++Count;
+    w.laneInstrs += __builtin_popcountll(w.exec());
+    ++w.waveInstrs;
     I.fn(w, I);
     if (w.state != WaveState::Running) break;
   }
-  w.laneInstrs += Lanes;
-  w.waveInstrs += Count;
 }
 
 } // namespace

@@ -361,7 +361,19 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       if (hi) x = keepHigh32(fc, x);
       IRBuilder<>::FastMathFlagGuard guard(b);
       b.setFastMathFlags(approxFlags());
-      r = approxNaN(fc, b.CreateFDiv(one, x));
+      r = b.CreateFDiv(one, x);
+      if (t == ptx::Type::F64) {
+        // As for rsqrt.approx.f64: the backend's Newton steps on v_rcp_f64 give NaN
+        // for a divisor of +-0 or +-inf (isa-emu, golden rcp.approx.ftz.f64 at 0;
+        // H200: 1/+-0 = +-inf, 1/+-inf = +-0), so those are selected explicitly.
+        Type *ty = x->getType();
+        Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, x);
+        Value *isZero = b.CreateFCmpOEQ(x, ConstantFP::get(ty, 0.0));
+        Value *isInf = b.CreateFCmpOEQ(ax, ConstantFP::getInfinity(ty));
+        r = b.CreateSelect(isInf, b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(ty, 0.0), x), r);
+        r = b.CreateSelect(isZero, b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::getInfinity(ty), x), r);
+      }
+      r = approxNaN(fc, r);
       if (hi) r = keepHigh32(fc, r);
     } else {
       r = rm == RoundingMode::NearestTiesToEven ? b.CreateFDiv(one, x) : directedBinary(fc, Opcode::Div, one, x, nullptr, rm);

@@ -25,12 +25,28 @@ template <unsigned Bytes, bool Signed> void dsRead(Wave &w, const Inst &I) {
     for (unsigned k = 0; k < (Bytes + 3) / 4; ++k) vwriteN(w, I.d[0], l, k, Buf[k]);
   });
 }
+template <unsigned Bytes, bool Hi, bool Signed> void dsReadD16(Wave &w, const Inst &I) {
+  lanes(w, [&](unsigned l) {
+    if (w.state == WaveState::Fault) return;
+    uint32_t V = 0;
+    if (!laneAccess(w, I, l, Space::Lds, vread32(w, I.s[0], l) + uint64_t(I.c[0]), &V, Bytes, false)) return;
+    uint32_t &D = w.V[size_t(I.d[0].reg) * w.W + l];
+    D = mergeD16(D, V, Bytes, Hi, Signed);
+  });
+}
 template <unsigned Bytes> void dsWrite(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
     if (w.state == WaveState::Fault) return;
     uint32_t Buf[4];
     for (unsigned k = 0; k < (Bytes + 3) / 4; ++k) Buf[k] = vreadN(w, I.s[1], l, k);
     laneAccess(w, I, l, Space::Lds, vread32(w, I.s[0], l) + uint64_t(I.c[0]), Buf, Bytes, true);
+  });
+}
+template <unsigned Bytes> void dsWriteHi(Wave &w, const Inst &I) { // *_d16_hi: the high half
+  lanes(w, [&](unsigned l) {
+    if (w.state == WaveState::Fault) return;
+    uint32_t V = vread32(w, I.s[1], l) >> 16;
+    laneAccess(w, I, l, Space::Lds, vread32(w, I.s[0], l) + uint64_t(I.c[0]), &V, Bytes, true);
   });
 }
 template <unsigned Bytes, unsigned Stride> void dsRead2(Wave &w, const Inst &I) {
@@ -89,7 +105,15 @@ void ds_read_b32(Wave &w, const Inst &I) { dsRead<4, false>(w, I); }
 void ds_read_b64(Wave &w, const Inst &I) { dsRead<8, false>(w, I); }
 void ds_read_b96(Wave &w, const Inst &I) { dsRead<12, false>(w, I); }
 void ds_read_b128(Wave &w, const Inst &I) { dsRead<16, false>(w, I); }
+void ds_read_d16_u16(Wave &w, const Inst &I) { dsReadD16<2, false, false>(w, I); }
+void ds_read_d16_hi_u16(Wave &w, const Inst &I) { dsReadD16<2, true, false>(w, I); }
+void ds_read_d16_u8(Wave &w, const Inst &I) { dsReadD16<1, false, false>(w, I); }
+void ds_read_d16_hi_u8(Wave &w, const Inst &I) { dsReadD16<1, true, false>(w, I); }
+void ds_read_d16_i8(Wave &w, const Inst &I) { dsReadD16<1, false, true>(w, I); }
+void ds_read_d16_hi_i8(Wave &w, const Inst &I) { dsReadD16<1, true, true>(w, I); }
 void ds_write_b8(Wave &w, const Inst &I) { dsWrite<1>(w, I); }
+void ds_write_b8_d16_hi(Wave &w, const Inst &I) { dsWriteHi<1>(w, I); }
+void ds_write_b16_d16_hi(Wave &w, const Inst &I) { dsWriteHi<2>(w, I); }
 void ds_write_b16(Wave &w, const Inst &I) { dsWrite<2>(w, I); }
 void ds_write_b32(Wave &w, const Inst &I) { dsWrite<4>(w, I); }
 void ds_write_b64(Wave &w, const Inst &I) { dsWrite<8>(w, I); }
@@ -114,6 +138,9 @@ void ds_cmpst_b32(Wave &w, const Inst &I) { dsAtomic<uint32_t>(w, I, AtomicOp::C
 void ds_cmpst_b64(Wave &w, const Inst &I) { dsAtomic<uint64_t>(w, I, AtomicOp::CmpSwap, true); }
 void ds_cmpstore_b32(Wave &w, const Inst &I) { dsAtomic<uint32_t>(w, I, AtomicOp::CmpSwap, false); }
 void ds_cmpstore_b64(Wave &w, const Inst &I) { dsAtomic<uint64_t>(w, I, AtomicOp::CmpSwap, false); }
+void ds_add_f64(Wave &w, const Inst &I) { dsAtomic<uint64_t>(w, I, AtomicOp::FAdd); }
+void ds_min_f64(Wave &w, const Inst &I) { dsAtomic<uint64_t>(w, I, AtomicOp::FMin); }
+void ds_max_f64(Wave &w, const Inst &I) { dsAtomic<uint64_t>(w, I, AtomicOp::FMax); }
 void ds_min_f32(Wave &w, const Inst &I) { dsAtomic<uint32_t>(w, I, AtomicOp::FMin); }
 void ds_max_f32(Wave &w, const Inst &I) { dsAtomic<uint32_t>(w, I, AtomicOp::FMax); }
 

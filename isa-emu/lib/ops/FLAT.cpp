@@ -22,9 +22,17 @@ Space spaceOf(const Inst &I) {
   }
 }
 
+// The instruction offset: global and scratch forms take a 13-bit signed offset,
+// which LLVM's disassembler hands over as the raw field (offset:-16 is 8176).
+int64_t instOffset(const Inst &I, Space Sp) {
+  int64_t Off = I.nc >= 2 ? I.c[I.nc - 2] : 0;
+  if (Sp != Space::Flat) Off = int64_t(uint64_t(Off) << 51) >> 51;
+  return Off;
+}
+
 // Lane address; \p DataIdx receives the index of the first data source.
 uint64_t laneAddr(const Wave &w, const Inst &I, unsigned l, bool Store, Space Sp) {
-  int64_t Off = I.nc >= 2 ? I.c[I.nc - 2] : 0;
+  int64_t Off = instOffset(I, Sp);
   if (Sp == Space::Private) {
     // Loads: [vaddr] [saddr]; stores: vdata [vaddr] [saddr].
     unsigned k = Store ? 1 : 0;
@@ -69,9 +77,8 @@ template <unsigned Bytes, bool Hi, int Ext> void loadD16(Wave &w, const Inst &I)
     if (w.state == WaveState::Fault) return;
     uint32_t V = 0;
     if (!laneAccess(w, I, l, Sp, laneAddr(w, I, l, false, Sp), &V, Bytes, false)) return;
-    if (Bytes == 1) V = Ext < 0 ? uint32_t(int32_t(int8_t(V))) & 0xffff : V & 0xff;
-    uint32_t Old = w.V[size_t(I.d[0].reg) * w.W + l];
-    w.V[size_t(I.d[0].reg) * w.W + l] = Hi ? (Old & 0xffff) | (V << 16) : (Old & 0xffff0000u) | (V & 0xffff);
+    uint32_t &D = w.V[size_t(I.d[0].reg) * w.W + l];
+    D = mergeD16(D, V, Bytes, Hi, Ext < 0);
   });
 }
 template <unsigned Bytes> void storeHi(Wave &w, const Inst &I) {
@@ -89,7 +96,7 @@ template <typename T> void atomic(Wave &w, const Inst &I, AtomicOp Op) {
   // Operands: [vdst] vaddr vdata [saddr]; with SADDR the address is saddr + vaddr32.
   lanes(w, [&](unsigned l) {
     if (w.state == WaveState::Fault) return;
-    int64_t Off = I.nc >= 2 ? I.c[I.nc - 2] : 0;
+    int64_t Off = instOffset(I, Sp);
     uint64_t A = (I.flags & VSaddr) ? sread64(w, I.s[2]) + vread32(w, I.s[0], l) + Off
                                     : vread64(w, I.s[0], l) + Off;
     uint8_t *P = atomicPtr(w, I, l, Sp, A, sizeof(T));
@@ -141,6 +148,8 @@ void m_store_d16_hi_b16(Wave &w, const Inst &I) { storeHi<2>(w, I); }
 ATOM(swap, Swap) ATOM(cmpswap, CmpSwap) ATOM(add, Add) ATOM(sub, Sub) ATOM(smin, SMin) ATOM(umin, UMin)
 ATOM(smax, SMax) ATOM(umax, UMax) ATOM(and, And) ATOM(or, Or) ATOM(xor, Xor) ATOM(inc, Inc) ATOM(dec, Dec)
 ATOM(add_f32, FAdd) ATOM(fmin, FMin) ATOM(fmax, FMax)
+void m_atomic_pk_add_f16(Wave &w, const Inst &I) { atomic<uint32_t>(w, I, AtomicOp::PkAddF16); }
+void m_atomic_pk_add_bf16(Wave &w, const Inst &I) { atomic<uint32_t>(w, I, AtomicOp::PkAddBF16); }
 void m_atomic_add_f64(Wave &w, const Inst &I) { atomic<uint64_t>(w, I, AtomicOp::FAdd); }
 
 void cache_nop(Wave &, const Inst &) {} // buffer_gl0_inv / buffer_wbinvl1 / global_wb... (coherent model)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../Core.h"
+#include "Half.h"
 
 #include <bit>
 #include <cmath>
@@ -46,6 +47,14 @@ inline bool laneAccess(Wave &w, const Inst &I, unsigned l, Space sp, uint64_t a,
   return true;
 }
 
+/// D16 load result: the loaded byte (zero- or sign-extended to 16 bits) or
+/// short \p V replaces the low (or, \p Hi, the high) half of \p Old.
+inline uint32_t mergeD16(uint32_t Old, uint32_t V, unsigned Bytes, bool Hi, bool Signed) {
+  if (Bytes == 1) V = Signed ? uint32_t(int32_t(int8_t(V))) & 0xffff : V & 0xff;
+  V &= 0xffff;
+  return Hi ? (Old & 0xffff) | (V << 16) : (Old & 0xffff0000u) | V;
+}
+
 /// Host pointer for an atomic (global or LDS; private atomics are faults).
 inline uint8_t *atomicPtr(Wave &w, const Inst &I, unsigned l, Space sp, uint64_t a, unsigned n) {
   if (sp == Space::Flat) {
@@ -73,13 +82,24 @@ inline uint8_t *atomicPtr(Wave &w, const Inst &I, unsigned l, Space sp, uint64_t
   return p;
 }
 
-enum class AtomicOp : uint8_t { Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc, Dec, FAdd, FMin, FMax };
+enum class AtomicOp : uint8_t {
+  Swap, CmpSwap, Add, Sub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc, Dec, FAdd, FMin, FMax,
+  PkAddF16, PkAddBF16 ///< two 16-bit halves, each rounded to nearest-even
+};
+
+/// bf16 sum of two bf16 values: the f32 sum (exact enough: 24 >= 2*8+2
+/// bits, so rounding it again to bf16 is innocuous) rounded to nearest-even.
+inline uint32_t bf16Add(uint32_t A, uint32_t B) {
+  uint32_t U = std::bit_cast<uint32_t>(std::bit_cast<float>(A << 16) + std::bit_cast<float>(B << 16));
+  if ((U & 0x7fffffffu) > 0x7f800000u) return (U >> 16) | 0x40;
+  return (U + 0x7fffu + ((U >> 16) & 1)) >> 16;
+}
 
 /// Performs the atomic on host memory; returns the old value.
 template <typename T> T atomicRMW(T *p, AtomicOp op, T v, T cmp) {
   T old = __atomic_load_n(p, __ATOMIC_RELAXED);
   while (true) {
-    T nv;
+    T nv = v;
     using S = std::make_signed_t<T>;
     switch (op) {
     case AtomicOp::Swap: nv = v; break;
@@ -98,6 +118,17 @@ template <typename T> T atomicRMW(T *p, AtomicOp op, T v, T cmp) {
     case AtomicOp::FAdd:
       if constexpr (sizeof(T) == 4) nv = std::bit_cast<T>(std::bit_cast<float>(old) + std::bit_cast<float>(v));
       else nv = std::bit_cast<T>(std::bit_cast<double>(old) + std::bit_cast<double>(v));
+      break;
+    case AtomicOp::PkAddF16:
+    case AtomicOp::PkAddBF16:
+      if constexpr (sizeof(T) == 4) {
+        nv = 0;
+        for (unsigned k = 0; k < 32; k += 16) {
+          uint32_t a = (old >> k) & 0xffff, b = (v >> k) & 0xffff;
+          uint32_t r = op == AtomicOp::PkAddF16 ? roundHalf(halfValue(a) + halfValue(b), 0) : bf16Add(a, b);
+          nv |= T(r & 0xffff) << k;
+        }
+      }
       break;
     case AtomicOp::FMin:
     case AtomicOp::FMax: {

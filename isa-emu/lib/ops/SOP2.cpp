@@ -101,4 +101,21 @@ void s_bfe_u64(Wave &w, const Inst &I) {
   swrite64(w, I.d[0], r);
 }
 
+// s_bfe_i64: the field of width S1[22:16] at offset S1[5:0], sign-extended from its top bit.
+void s_bfe_i64(Wave &w, const Inst &I) {
+  uint64_t a = sread64(w, I.s[0]);
+  uint32_t b = sread32(w, I.s[1]), off = b & 63, wd = (b >> 16) & 127;
+  uint64_t r = 0;
+  if (wd != 0) {
+    r = uint64_t(int64_t(a) >> off);
+    if (wd < 64) {
+      uint64_t M = (1ull << wd) - 1;
+      r &= M;
+      if ((r >> (wd - 1)) & 1) r |= ~M;
+    }
+  }
+  w.scc = r != 0;
+  swrite64(w, I.d[0], r);
+}
+
 } // namespace isaemu::detail

@@ -1,9 +1,9 @@
 //===- SOPK.cpp - scalar ops with a 16-bit immediate; hardware registers ---===//
 //
 // s_movk/s_addk/s_mulk/s_cmpk (simm16 in c[0]), s_getreg/s_setreg on MODE
-// (round/denorm/IEEE bits the FP handlers honour), TRAPSTS and FLAT_SCRATCH
-// (gfx10+ kernels' prologue sets the scratch base through it). Other
-// hardware registers are an explicit fault.
+// (round/denorm/IEEE bits the FP handlers honour), TRAPSTS, FLAT_SCRATCH
+// (gfx10+ kernels' prologue sets the scratch base through it) and, on gfx11,
+// SHADER_CYCLES (read only). Other hardware registers are an explicit fault.
 //
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
@@ -33,10 +33,16 @@ CK(s_cmpk_gt_u32, uint32_t, >, uint16_t(I.c[0])) CK(s_cmpk_ge_u32, uint32_t, >=,
 CK(s_cmpk_lt_u32, uint32_t, <, uint16_t(I.c[0])) CK(s_cmpk_le_u32, uint32_t, <=, uint16_t(I.c[0]))
 
 namespace {
-enum { HwMode = 1, HwStatus = 2, HwTrapsts = 3, HwFlatScrLo = 20, HwFlatScrHi = 21 };
+// Hardware register ids (LLVM SIDefines.h Hwreg::Id). 29 is SHADER_CYCLES on
+// gfx10.3 / gfx11 only (a 20-bit free-running clock; gfx9 has no register 29).
+enum { HwMode = 1, HwStatus = 2, HwTrapsts = 3, HwFlatScrLo = 20, HwFlatScrHi = 21, HwShaderCycles = 29 };
 
 uint32_t *hwreg(Wave &w, unsigned Id, uint32_t &Tmp) {
   switch (Id) {
+  case HwShaderCycles:
+    if (w.prog->gfx9) return nullptr;
+    Tmp = uint32_t(w.waveInstrs) & 0xfffff; // the wave's executed instructions stand in for cycles
+    return &Tmp;
   case HwMode: return &w.mode;
   case HwTrapsts: return &w.trapsts;
   case HwFlatScrLo: Tmp = uint32_t(w.flatScr); return &Tmp;
@@ -50,7 +56,7 @@ void setreg(Wave &w, const Inst &I, uint32_t Simm, uint32_t V) {
   unsigned Id = Simm & 63, Off = (Simm >> 6) & 31, Size = ((Simm >> 11) & 31) + 1;
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
-  if (!R || Id == HwStatus) {
+  if (!R || Id == HwStatus || Id == HwShaderCycles) {
     raiseFault(w, I, "s_setreg of unsupported hardware register " + std::to_string(Id));
     return;
   }
@@ -67,7 +73,9 @@ void s_getreg_b32(Wave &w, const Inst &I) {
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
   if (!R) {
-    raiseFault(w, I, "s_getreg of unsupported hardware register " + std::to_string(Id));
+    raiseFault(w, I, "s_getreg of hardware register " + std::to_string(Id) +
+                         (Id == HwShaderCycles ? " (SHADER_CYCLES, which " + w.prog->target + " does not have)"
+                                               : " (not modelled)"));
     return;
   }
   swrite32(w, I.d[0], (*R >> Off) & (Size >= 32 ? ~0u : (1u << Size) - 1));

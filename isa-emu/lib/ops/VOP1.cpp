@@ -7,11 +7,13 @@
 // the hardware's documented 1 ULP. f16 uses the host's _Float16.
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Ops.h"
 
 namespace isaemu::detail {
 
 void v_mov_b32(Wave &w, const Inst &I) { vint32(w, I, [](uint32_t a, uint32_t, uint32_t) { return a; }); }
+void v_mov_b64(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite64(w, I.d[0], l, vread64(w, I.s[0], l)); }); } // gfx940
 void v_mov_b16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) { vwrite16(w, I.d[0], l, mods16(vread32(w, I.s[0], l), I.s[0].mods)); });
 }
@@ -66,11 +68,9 @@ void v_cvt_f32_f64(Wave &w, const Inst &I) {
 static uint32_t f16bits(_Float16 h) { return std::bit_cast<uint16_t>(h); }
 static float f16val(uint32_t b) { return float(std::bit_cast<_Float16>(uint16_t(b))); }
 void v_cvt_f16_f32(Wave &w, const Inst &I) {
-  RoundScope R(round64(w));
   lanes(w, [&](unsigned l) {
-    uint32_t h = f16bits(_Float16(fsrc32(w, I.s[0], l)));
-    if (w.prog->gfx9) vwrite32(w, I.d[0], l, h);
-    else vwrite16(w, I.d[0], l, h);
+    uint32_t h = roundHalf(fsrc32(w, I.s[0], l), round64(w));
+    writeHalf(w, I, l, flushOut64(w) ? ftz16(h) : h);
   });
 }
 void v_cvt_f32_f16(Wave &w, const Inst &I) {
@@ -142,15 +142,11 @@ void v_frexp_mant_f64(Wave &w, const Inst &I) {
 } // namespace isaemu::detail
 
 namespace isaemu::detail {
-static void wh(Wave &w, const Inst &I, unsigned l, uint32_t h) {
-  if (w.prog->gfx9) vwrite32(w, I.d[0], l, h & 0xffff);
-  else vwrite16(w, I.d[0], l, h);
-}
 #define H1(NAME, EXPR)                                                                             \
   void NAME(Wave &w, const Inst &I) {                                                              \
     lanes(w, [&](unsigned l) {                                                                     \
       float x = f16val(mods16(vread32(w, I.s[0], l), I.s[0].mods));                                \
-      wh(w, I, l, f16bits(_Float16(EXPR)));                                                        \
+      writeHalf(w, I, l, f16bits(_Float16(EXPR)));                                                        \
     });                                                                                            \
   }
 H1(v_trunc_f16, std::trunc(x))
@@ -158,11 +154,9 @@ H1(v_ceil_f16, std::ceil(x))
 H1(v_floor_f16, std::floor(x))
 H1(v_rndne_f16, std::nearbyint(x))
 void v_cvt_f16_u16(Wave &w, const Inst &I) {
-  RoundScope R(round64(w));
-  lanes(w, [&](unsigned l) { wh(w, I, l, f16bits(_Float16(float(vread32(w, I.s[0], l) & 0xffff)))); });
+  lanes(w, [&](unsigned l) { writeHalf(w, I, l, roundHalf(double(vread32(w, I.s[0], l) & 0xffff), round64(w))); });
 }
 void v_cvt_f16_i16(Wave &w, const Inst &I) {
-  RoundScope R(round64(w));
-  lanes(w, [&](unsigned l) { wh(w, I, l, f16bits(_Float16(float(int16_t(vread32(w, I.s[0], l)))))); });
+  lanes(w, [&](unsigned l) { writeHalf(w, I, l, roundHalf(double(int16_t(vread32(w, I.s[0], l))), round64(w))); });
 }
 } // namespace isaemu::detail

@@ -6,6 +6,7 @@
 // v_fmac (accumulates into its destination), v_fmamk/v_fmaak.
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Ops.h"
 
 namespace isaemu::detail {
@@ -33,33 +34,38 @@ I2(v_mul_hi_i32_i24, (int64_t(int32_t(a << 8) >> 8) * int64_t(int32_t(b << 8) >>
 I2(v_cvt_pk_u16_u32, (a & 0xffff) | (b << 16))
 
 // Carry forms: d[1] = carry/borrow mask; s[2] = carry-in mask where present.
-template <typename F> static void carryOp(Wave &w, const Inst &I, bool CarryIn, F f) {
+// The clamp bit (c[0] of the VOP3 / SDWA encodings) saturates the unsigned
+// result: ~0 on a carry out of an add, 0 on a borrow of a subtract.
+template <bool Sub, typename F> static void carryOp(Wave &w, const Inst &I, bool CarryIn, F f) {
   uint64_t In = CarryIn ? readMask(w, I.s[2]) : 0, Out = 0;
+  bool Clamp = I.nc >= 1 && I.c[0];
   lanes(w, [&](unsigned l) {
     uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
     bool c = false;
-    vwrite32(w, I.d[0], l, f(a, b, (In >> l) & 1, c));
+    uint32_t r = f(a, b, (In >> l) & 1, c);
+    if (Clamp && c) r = Sub ? 0u : ~0u;
+    vwrite32(w, I.d[0], l, r);
     Out |= uint64_t(c) << l;
   });
   if (I.nd > 1) writeMask(w, I.d[1], Out);
 }
 void v_add_co_u32(Wave &w, const Inst &I) {
-  carryOp(w, I, false, [](uint32_t a, uint32_t b, bool, bool &c) { uint64_t r = uint64_t(a) + b; c = r >> 32; return uint32_t(r); });
+  carryOp<false>(w, I, false, [](uint32_t a, uint32_t b, bool, bool &c) { uint64_t r = uint64_t(a) + b; c = r >> 32; return uint32_t(r); });
 }
 void v_sub_co_u32(Wave &w, const Inst &I) {
-  carryOp(w, I, false, [](uint32_t a, uint32_t b, bool, bool &c) { c = b > a; return a - b; });
+  carryOp<true>(w, I, false, [](uint32_t a, uint32_t b, bool, bool &c) { c = b > a; return a - b; });
 }
 void v_subrev_co_u32(Wave &w, const Inst &I) {
-  carryOp(w, I, false, [](uint32_t a, uint32_t b, bool, bool &c) { c = a > b; return b - a; });
+  carryOp<true>(w, I, false, [](uint32_t a, uint32_t b, bool, bool &c) { c = a > b; return b - a; });
 }
 void v_addc_co_u32(Wave &w, const Inst &I) {
-  carryOp(w, I, true, [](uint32_t a, uint32_t b, bool ci, bool &c) { uint64_t r = uint64_t(a) + b + ci; c = r >> 32; return uint32_t(r); });
+  carryOp<false>(w, I, true, [](uint32_t a, uint32_t b, bool ci, bool &c) { uint64_t r = uint64_t(a) + b + ci; c = r >> 32; return uint32_t(r); });
 }
 void v_subb_co_u32(Wave &w, const Inst &I) {
-  carryOp(w, I, true, [](uint32_t a, uint32_t b, bool ci, bool &c) { c = uint64_t(b) + ci > a; return a - b - ci; });
+  carryOp<true>(w, I, true, [](uint32_t a, uint32_t b, bool ci, bool &c) { c = uint64_t(b) + ci > a; return a - b - ci; });
 }
 void v_subbrev_co_u32(Wave &w, const Inst &I) {
-  carryOp(w, I, true, [](uint32_t a, uint32_t b, bool ci, bool &c) { c = uint64_t(a) + ci > b; return b - a - ci; });
+  carryOp<true>(w, I, true, [](uint32_t a, uint32_t b, bool ci, bool &c) { c = uint64_t(a) + ci > b; return b - a - ci; });
 }
 
 void v_cndmask_b32(Wave &w, const Inst &I) {
@@ -108,19 +114,22 @@ void v_fmamk_f32(Wave &w, const Inst &I) {
 void v_fmaak_f32(Wave &w, const Inst &I) { v_fmamk_f32(w, I); }
 
 // f16 (true16 on gfx11: .l/.h halves; gfx9: low half, high half zeroed).
-static float h2f(uint32_t b) { return float(std::bit_cast<_Float16>(uint16_t(b))); }
-static uint32_t f2h(float f) { return std::bit_cast<uint16_t>(_Float16(f)); }
-static void wr16(Wave &w, const Inst &I, unsigned l, uint32_t h) {
-  if (w.prog->gfx9) vwrite32(w, I.d[0], l, h & 0xffff);
-  else vwrite16(w, I.d[0], l, h);
+// Results are exact in double (add/sub/mul/min/max) or rounded to odd
+// (fma), then rounded once to f16 under MODE's f16/f64 round mode.
+/// f16 source value (modifiers, then MODE's input denormal flushing).
+static double hsrc(const Wave &w, const Opnd &o, unsigned l) {
+  uint32_t h = mods16(vread32(w, o, l), o.mods);
+  return halfValue(flushIn64(w) ? ftz16(h) : h);
+}
+static uint32_t hres(const Wave &w, double r) {
+  uint32_t h = roundHalf(r, round64(w));
+  return flushOut64(w) ? ftz16(h) : h;
 }
 #define H2(NAME, EXPR)                                                                             \
   void NAME(Wave &w, const Inst &I) {                                                              \
-    RoundScope R(round64(w));                                                                      \
     lanes(w, [&](unsigned l) {                                                                     \
-      double a = h2f(mods16(vread32(w, I.s[0], l), I.s[0].mods));                                  \
-      double b = h2f(mods16(vread32(w, I.s[1], l), I.s[1].mods));                                  \
-      wr16(w, I, l, std::bit_cast<uint16_t>(_Float16(EXPR)));                                                                    \
+      double a = hsrc(w, I.s[0], l), b = hsrc(w, I.s[1], l);                                       \
+      writeHalf(w, I, l, hres(w, (EXPR)));                                                              \
     });                                                                                            \
   }
 H2(v_add_f16, a + b)
@@ -131,15 +140,20 @@ H2(v_max_f16, minmax64<true>(w, a, b))
 H2(v_min_f16, minmax64<false>(w, a, b))
 void v_fmac_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    float a = h2f(mods16(vread32(w, I.s[0], l), I.s[0].mods)), b = h2f(mods16(vread32(w, I.s[1], l), I.s[1].mods));
-    float c = h2f(vread32(w, I.d[0], l) >> (I.d[0].hi ? 16 : 0));
-    wr16(w, I, l, std::bit_cast<uint16_t>(_Float16(std::fma(double(a), double(b), double(c)))));
+    uint32_t ch = vread32(w, I.d[0], l) & 0xffff; // vread32 already selects the .h half
+    double c = halfValue(flushIn64(w) ? ftz16(ch) : ch);
+    writeHalf(w, I, l, hres(w, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), c)));
   });
 }
-void v_cvt_pkrtz_f16_f32(Wave &w, const Inst &I) {
-  RoundScope R(3);
+// v_fmamk_f16 d, s0, K, s1: s0 * K + s1;  v_fmaak_f16 d, s0, s1, K: s0 * s1 + K (MC order).
+void v_fmamk_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    uint32_t lo = f2h(fsrc32(w, I.s[0], l)), hi = f2h(fsrc32(w, I.s[1], l));
+    writeHalf(w, I, l, hres(w, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), hsrc(w, I.s[2], l))));
+  });
+}
+void v_cvt_pkrtz_f16_f32(Wave &w, const Inst &I) { // round toward zero whatever MODE says
+  lanes(w, [&](unsigned l) {
+    uint32_t lo = roundHalf(fsrc32(w, I.s[0], l), 3), hi = roundHalf(fsrc32(w, I.s[1], l), 3);
     vwrite32(w, I.d[0], l, lo | hi << 16);
   });
 }
@@ -158,7 +172,7 @@ static bool clampBit(const Inst &I) { return I.nc >= 1 && I.c[0]; }
     lanes(w, [&](unsigned l) {                                                                     \
       uint32_t a = src16(w, I.s[0], l), b = I.ns > 1 ? src16(w, I.s[1], l) : 0;                    \
       (void)b;                                                                                     \
-      wr16(w, I, l, uint32_t(EXPR) & 0xffff);                                                      \
+      writeHalf(w, I, l, uint32_t(EXPR) & 0xffff);                                                      \
     });                                                                                            \
   }
 I16(v_add_nc_u16, Clamp ? std::min<uint32_t>(a + b, 0xffff) : a + b)
@@ -178,7 +192,7 @@ void v_cndmask_b16(Wave &w, const Inst &I) {
   uint64_t M = readMask(w, I.s[2]);
   lanes(w, [&](unsigned l) {
     const Opnd &S = ((M >> l) & 1) ? I.s[1] : I.s[0];
-    wr16(w, I, l, mods16(vread32(w, S, l), S.mods));
+    writeHalf(w, I, l, mods16(vread32(w, S, l), S.mods));
   });
 }
 // 32-bit adds with clamp (saturation): v_add_nc_i32 / v_sub_nc_i32 (gfx9: v_add_i32 / v_sub_i32).
@@ -220,14 +234,27 @@ void v_subrev_nc_u32_clamp(Wave &w, const Inst &I) {
     vwrite32(w, I.d[0], l, Clamp && a > b ? 0u : b - a);
   });
 }
-// gfx9 v_madmk_f32 / v_mad_f32: multiply, round, add, round; denormals flushed.
+// gfx9 v_madmk_f32 / v_mad_f32 / v_mac_f32: multiply, round, add, round;
+// denormals flushed whatever MODE says (LLVM selects them only then).
+static float madLegacy(float a, float b, float c) {
+  a = f32(ftz32(b32(a)));
+  b = f32(ftz32(b32(b)));
+  c = f32(ftz32(b32(c)));
+  return f32(ftz32(b32(a * b))) + c;
+}
 void v_mad_f32(Wave &w, const Inst &I) {
   RoundScope R(round32(w));
   lanes(w, [&](unsigned l) {
-    float a = f32(ftz32(b32(fsrc32(w, I.s[0], l)))), b = f32(ftz32(b32(fsrc32(w, I.s[1], l))));
-    float c = f32(ftz32(b32(fsrc32(w, I.s[2], l))));
-    float p = f32(ftz32(b32(a * b)));
-    vwrite32(w, I.d[0], l, ftz32(fres32(w, I, p + c)));
+    float r = madLegacy(fsrc32(w, I.s[0], l), fsrc32(w, I.s[1], l), fsrc32(w, I.s[2], l));
+    vwrite32(w, I.d[0], l, ftz32(fres32(w, I, r)));
+  });
+}
+// v_mac_f32 d, s0, s1: d = s0 * s1 + d (the accumulator is the tied destination).
+void v_mac_f32(Wave &w, const Inst &I) {
+  RoundScope R(round32(w));
+  lanes(w, [&](unsigned l) {
+    float r = madLegacy(fsrc32(w, I.s[0], l), fsrc32(w, I.s[1], l), f32(vread32(w, I.d[0], l)));
+    vwrite32(w, I.d[0], l, ftz32(fres32(w, I, r)));
   });
 }
 void v_fmac_f64(Wave &w, const Inst &I) {

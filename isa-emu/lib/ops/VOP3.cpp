@@ -6,6 +6,7 @@
 // pseudo-code), lane access (readlane/writelane, mbcnt, permlane16/x16).
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Ops.h"
 
 namespace isaemu::detail {
@@ -215,10 +216,12 @@ void v_div_fixup_f64(Wave &w, const Inst &I) {
 }
 void v_fma_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    auto h = [&](int k) { return double(std::bit_cast<_Float16>(uint16_t(mods16(vread32(w, I.s[k], l), I.s[k].mods)))); };
-    uint32_t r = std::bit_cast<uint16_t>(_Float16(std::fma(h(0), h(1), h(2))));
-    if (w.prog->gfx9) vwrite32(w, I.d[0], l, r);
-    else vwrite16(w, I.d[0], l, r);
+    auto h = [&](int k) {
+      uint32_t b = mods16(vread32(w, I.s[k], l), I.s[k].mods);
+      return halfValue(flushIn64(w) ? ftz16(b) : b);
+    };
+    uint32_t r = roundHalf(fmaToOdd(h(0), h(1), h(2)), round64(w));
+    writeHalf(w, I, l, flushOut64(w) ? ftz16(r) : r);
   });
 }
 
@@ -262,21 +265,29 @@ void v_permlanex16_b32(Wave &w, const Inst &I) { permlane<true>(w, I); }
 
 namespace isaemu::detail {
 static uint32_t s16(const Wave &w, const Opnd &o, unsigned l) { return vread32(w, o, l) & 0xffff; }
-static void w16(Wave &w, const Inst &I, unsigned l, uint32_t h) {
-  if (w.prog->gfx9) vwrite32(w, I.d[0], l, h & 0xffff);
-  else vwrite16(w, I.d[0], l, h);
-}
 void v_med3_i16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
     int16_t a = int16_t(s16(w, I.s[0], l)), b = int16_t(s16(w, I.s[1], l)), c = int16_t(s16(w, I.s[2], l));
-    w16(w, I, l, uint16_t(std::max(std::min(a, b), std::min(std::max(a, b), c))));
+    writeHalf(w, I, l, uint16_t(std::max(std::min(a, b), std::min(std::max(a, b), c))));
   });
 }
+// v_add_nc_i16 / v_sub_nc_i16 (gfx9: v_add_i16 / v_sub_i16): clamp saturates to int16.
+template <bool Sub> static void addSubI16(Wave &w, const Inst &I) {
+  bool Clamp = I.nc >= 1 && I.c[0];
+  lanes(w, [&](unsigned l) {
+    int32_t a = int16_t(s16(w, I.s[0], l)), b = int16_t(s16(w, I.s[1], l));
+    int32_t r = Sub ? a - b : a + b;
+    if (Clamp) r = std::clamp(r, -32768, 32767);
+    writeHalf(w, I, l, uint32_t(r) & 0xffff);
+  });
+}
+void v_add_nc_i16(Wave &w, const Inst &I) { addSubI16<false>(w, I); }
+void v_sub_nc_i16(Wave &w, const Inst &I) { addSubI16<true>(w, I); }
 void v_mad_u16(Wave &w, const Inst &I) {
   bool Clamp = I.nc >= 1 && I.c[0];
   lanes(w, [&](unsigned l) {
     uint32_t r = s16(w, I.s[0], l) * s16(w, I.s[1], l) + s16(w, I.s[2], l);
-    w16(w, I, l, Clamp ? std::min<uint32_t>(r, 0xffff) : r & 0xffff);
+    writeHalf(w, I, l, Clamp ? std::min<uint32_t>(r, 0xffff) : r & 0xffff);
   });
 }
 // gfx11 v_minmax_i32 / v_maxmin_i32 (and u32): min then max, max then min.

@@ -5,6 +5,7 @@
 // NEG / NEG_HI negate them.
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Ops.h"
 
 namespace isaemu::detail {
@@ -73,22 +74,50 @@ void v_pk_mul_lo_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint3
 void v_pk_lshlrev_b16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return b << (a & 15); }); }
 void v_pk_lshrrev_b16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return b >> (a & 15); }); }
 
-// v_fma_mix_f32: each source is f32, or f16 (lo/hi by OP_SEL_0) when its OP_SEL_1 bit is set.
+// v_fma_mix_*: each source is f32, or f16 (low/high half by OP_SEL_0) when
+// its OP_SEL_1 bit is set; NEG_HI acts as abs. One fused rounding: to f32
+// (mix_f32, MODE's f32 round mode) or to f16 (mixlo writes bits 15:0, mixhi
+// bits 31:16, the other half kept; f16 round mode). c[0] = clamp to [0, 1].
 static double mixSrc(const Wave &w, const Opnd &o, unsigned l) {
   uint32_t v = o.kind == OK::Imm ? uint32_t(o.imm) : vread32(w, o, l);
   double x;
-  if (o.mods & ModOpSel1) x = h2d((o.mods & ModOpSel0) ? v >> 16 : v & 0xffff);
-  else x = f32(flushIn32(w) ? ftz32(v) : v);
+  if (o.mods & ModOpSel1) {
+    uint32_t h = ((o.mods & ModOpSel0) ? v >> 16 : v) & 0xffff;
+    if (flushIn64(w) && (h & 0x7c00) == 0) h &= 0x8000;
+    x = halfValue(h);
+  } else x = f32(flushIn32(w) ? ftz32(v) : v);
   if (o.mods & ModAbs) x = std::fabs(x);
   if (o.mods & ModNeg) x = -x;
   return x;
 }
+static double mixClamp(const Inst &I, double r) {
+  if (!(I.nc >= 1 && I.c[0])) return r;
+  return std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+}
 void v_fma_mix_f32(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    float r = float(std::fma(mixSrc(w, I.s[0], l), mixSrc(w, I.s[1], l), mixSrc(w, I.s[2], l)));
-    vwrite32(w, I.d[0], l, b32(r));
+    double s = fmaToOdd(mixSrc(w, I.s[0], l), mixSrc(w, I.s[1], l), mixSrc(w, I.s[2], l));
+    float r;
+    {
+      RoundScope R(round32(w));
+      r = float(s); // one rounding of the round-to-odd sum
+    }
+    uint32_t b = b32(float(mixClamp(I, r)));
+    vwrite32(w, I.d[0], l, flushOut32(w) ? ftz32(b) : b);
   });
 }
+template <bool Hi> static void fmaMix16(Wave &w, const Inst &I) {
+  lanes(w, [&](unsigned l) {
+    double s = fmaToOdd(mixSrc(w, I.s[0], l), mixSrc(w, I.s[1], l), mixSrc(w, I.s[2], l));
+    uint32_t h = roundHalf(s, round64(w));
+    if (I.nc >= 1 && I.c[0]) h = roundHalf(mixClamp(I, halfValue(h)), 0);
+    if (flushOut64(w) && (h & 0x7c00) == 0) h &= 0x8000;
+    uint32_t d = vread32(w, I.d[0], l);
+    vwrite32(w, I.d[0], l, Hi ? (d & 0xffffu) | (h << 16) : (d & 0xffff0000u) | h);
+  });
+}
+void v_fma_mixlo_f16(Wave &w, const Inst &I) { fmaMix16<false>(w, I); }
+void v_fma_mixhi_f16(Wave &w, const Inst &I) { fmaMix16<true>(w, I); }
 
 } // namespace isaemu::detail
 
