@@ -1,0 +1,155 @@
+//===- CommandProcessor.cpp - polls an AQL ring, executes its packets -----===//
+//
+// The loop: read index R (the queue's read_dispatch_id), write index W; a
+// packet is ready when R < W and its header type is not INVALID (the
+// producer writes the header last). After a packet completes, its header
+// is set back to INVALID and R+1 is stored (release) so the runtime can
+// reuse the slot. Idle polling backs off from yields to 1 ms sleeps; the
+// doorbell page is mapped but the write index is what decides readiness.
+//
+//===----------------------------------------------------------------------===//
+#include "CommandProcessor.h"
+#include "Aql.h"
+#include "Executor.h"
+#include "Kfd.h"
+#include "Log.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace vgpu {
+
+namespace {
+template <class T> T atomicLoad(uint64_t Addr) {
+  return __atomic_load_n(reinterpret_cast<T *>(Addr), __ATOMIC_ACQUIRE);
+}
+std::chrono::seconds deadline() {
+  const char *V = getenv("VGPU_WAIT_DEADLINE_S");
+  long S = V ? atol(V) : 600;
+  return std::chrono::seconds(S > 0 ? S : 600);
+}
+const char *typeName(unsigned T) {
+  switch (T) {
+  case aql::VendorSpecific: return "VENDOR_SPECIFIC";
+  case aql::Invalid: return "INVALID";
+  case aql::KernelDispatch: return "KERNEL_DISPATCH";
+  case aql::BarrierAnd: return "BARRIER_AND";
+  case aql::AgentDispatch: return "AGENT_DISPATCH";
+  case aql::BarrierOr: return "BARRIER_OR";
+  }
+  return "(reserved)";
+}
+} // namespace
+
+CommandProcessor::CommandProcessor(Kfd &K, const QueueDesc &D) : K(K), D(D) {
+  Thread = std::thread([this] { run(); });
+}
+
+CommandProcessor::~CommandProcessor() {
+  Stop.store(true);
+  if (Thread.joinable()) Thread.join();
+}
+
+std::string CommandProcessor::describe() const {
+  uint64_t R = atomicLoad<uint64_t>(D.readPtr), W = atomicLoad<uint64_t>(D.writePtr);
+  uint32_t Slots = D.ringBytes / 64;
+  uint16_t H = atomicLoad<uint16_t>(D.ringBase + (R % Slots) * 64);
+  return "read index " + std::to_string(R) + ", write index " + std::to_string(W) + ", packet at read index: " +
+         typeName(H & aql::HeaderTypeMask);
+}
+
+void CommandProcessor::run() {
+  uint32_t Slots = D.ringBytes / 64;
+  unsigned Idle = 0;
+  while (!Stop.load(std::memory_order_relaxed)) {
+    uint64_t R = atomicLoad<uint64_t>(D.readPtr), W = atomicLoad<uint64_t>(D.writePtr);
+    uint64_t Slot = D.ringBase + (R % Slots) * 64;
+    if (R >= W || (atomicLoad<uint16_t>(Slot) & aql::HeaderTypeMask) == aql::Invalid) {
+      if (++Idle < 64) sched_yield();
+      else usleep(Idle < 1024 ? 50 : 1000);
+      continue;
+    }
+    Idle = 0;
+    if (!processPacket(R)) {
+      report("queue %u: stopping at packet %llu; the process ends (a GPU queue error)", D.id,
+             (unsigned long long)R);
+      fflush(stderr);
+      _exit(70);
+    }
+    __atomic_store_n(reinterpret_cast<uint16_t *>(Slot), uint16_t(aql::Invalid), __ATOMIC_RELEASE);
+    __atomic_store_n(reinterpret_cast<uint64_t *>(D.readPtr), R + 1, __ATOMIC_RELEASE);
+  }
+}
+
+bool CommandProcessor::processPacket(uint64_t Index) {
+  uint32_t Slots = D.ringBytes / 64;
+  uint64_t Addr = D.ringBase + (Index % Slots) * 64;
+  uint16_t Header = atomicLoad<uint16_t>(Addr);
+  unsigned Type = Header & aql::HeaderTypeMask;
+  VGPU_TRACE("queue %u: packet %llu %s", D.id, (unsigned long long)Index, typeName(Type));
+  switch (Type) {
+  case aql::KernelDispatch: {
+    aql::KernelDispatchPacket P;
+    memcpy(&P, reinterpret_cast<const void *>(Addr), sizeof(P));
+    // The queue object (amd_queue_t) starts with the hsa_queue_t whose base_address is the ring.
+    std::string Err = executeDispatch(K, P, Addr, D.ringBase);
+    if (!Err.empty()) {
+      report("queue %u: kernel dispatch (packet %llu, kernel object 0x%llx) failed: %s", D.id,
+             (unsigned long long)Index, (unsigned long long)P.kernelObject, Err.c_str());
+      return false;
+    }
+    completeSignal(P.completionSignal);
+    return true;
+  }
+  case aql::BarrierAnd:
+  case aql::BarrierOr: {
+    aql::BarrierPacket P;
+    memcpy(&P, reinterpret_cast<const void *>(Addr), sizeof(P));
+    if (!waitSignals(P.depSignal, 5, Type == aql::BarrierAnd, Index)) return false;
+    completeSignal(P.completionSignal);
+    return true;
+  }
+  default:
+    report("queue %u: AQL packet type %s (%u) at packet %llu is not supported", D.id, typeName(Type), Type,
+           (unsigned long long)Index);
+    return false;
+  }
+}
+
+bool CommandProcessor::waitSignals(const uint64_t *Deps, unsigned N, bool All, uint64_t Index) {
+  auto Until = std::chrono::steady_clock::now() + deadline();
+  unsigned Spins = 0;
+  for (;;) {
+    unsigned Zero = 0, Used = 0;
+    for (unsigned i = 0; i < N; ++i) {
+      if (!Deps[i]) continue;
+      ++Used;
+      if (__atomic_load_n(&reinterpret_cast<aql::AmdSignal *>(Deps[i])->value, __ATOMIC_ACQUIRE) == 0) ++Zero;
+    }
+    if (Used == 0 || (All ? Zero == Used : Zero > 0)) return true;
+    if (std::chrono::steady_clock::now() > Until) {
+      report("queue %u: barrier packet %llu waited past the deadline (VGPU_WAIT_DEADLINE_S) for %u of %u "
+             "dependency signals",
+             D.id, (unsigned long long)Index, Used - Zero, Used);
+      return false;
+    }
+    if (++Spins < 64) sched_yield();
+    else usleep(200);
+  }
+}
+
+void CommandProcessor::completeSignal(uint64_t Signal) {
+  if (!Signal) return;
+  auto *S = reinterpret_cast<aql::AmdSignal *>(Signal);
+  __atomic_fetch_sub(&S->value, 1, __ATOMIC_ACQ_REL);
+  uint64_t Mailbox = __atomic_load_n(&S->eventMailboxPtr, __ATOMIC_ACQUIRE);
+  if (Mailbox) {
+    uint32_t Id = S->eventId;
+    __atomic_store_n(reinterpret_cast<uint64_t *>(Mailbox), uint64_t(Id), __ATOMIC_RELEASE);
+    K.signalEvent(Id);
+  }
+}
+
+} // namespace vgpu
