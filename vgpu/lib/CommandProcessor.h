@@ -2,7 +2,8 @@
 //
 // What the GPU's command processor does for a user-mode AQL queue: a
 // thread polls the queue's doorbell / write index, consumes the 64-byte
-// packets in order (kernel dispatch, barrier-AND, barrier-OR), executes
+// packets in order (kernel dispatch, barrier-AND, barrier-OR, AMD barrier-value, AMD PM4 indirect buffers of
+// cache operations), executes
 // dispatches on the machine-code emulator against process memory, then
 // decrements the packet's completion signal and raises the signal's KFD
 // event. Every packet runs to completion before the next one starts, which
@@ -12,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "Aql.h"
 
 #include <atomic>
 #include <cstdint>
@@ -44,6 +47,8 @@ private:
   void run();
   bool processPacket(uint64_t Index); ///< false: fatal error (reported)
   bool waitSignals(const uint64_t *Deps, unsigned N, bool All, uint64_t Index);
+  bool runPm4(const aql::Pm4IbPacket &P, uint64_t Index);
+  bool waitValue(const aql::BarrierValuePacket &P, uint64_t Index);
   void completeSignal(uint64_t Signal);
 
   Kfd &K;

@@ -45,7 +45,13 @@ template <class F> F next(const char *Name) {
 }
 #define NEXT(name) static auto Real = next<decltype(&::name)>(#name)
 
-std::atomic<int> KfdFd{-1}, RenderFd{-1};
+/// What each open fd is (0: not ours, Kfd, Render); several render fds can be
+/// open at once (libhsakmt opens the node for its VM and again for the
+/// marketing name).
+enum : uint8_t { NotOurs = 0, KfdFile = 1, RenderFile = 2 };
+constexpr int MaxFds = 65536;
+std::atomic<uint8_t> FdKind[MaxFds];
+uint8_t fdKind(int Fd) { return Fd >= 0 && Fd < MaxFds ? FdKind[Fd].load(std::memory_order_acquire) : NotOurs; }
 
 /// The per-process copy of the KFD sysfs tree, written on first use and
 /// removed at exit by the process that wrote it.
@@ -110,7 +116,12 @@ int openDevice(const char *Path, int Flags) {
   }
   bool IsKfd = !strcmp(Path, "/dev/kfd");
   int Fd = memfd_create(IsKfd ? "vgpu-kfd" : "vgpu-render", (Flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
-  if (Fd >= 0) (IsKfd ? KfdFd : RenderFd).store(Fd);
+  if (Fd >= MaxFds) {
+    ::close(Fd);
+    errno = EMFILE;
+    return -1;
+  }
+  if (Fd >= 0) FdKind[Fd].store(IsKfd ? KfdFile : RenderFile, std::memory_order_release);
   VGPU_TRACE("open %s -> fd %d", Path, Fd);
   return Fd;
 }
@@ -202,10 +213,7 @@ FILE *popen(const char *Cmd, const char *Mode) {
 
 int close(int Fd) {
   NEXT(close);
-  int K = Fd;
-  KfdFd.compare_exchange_strong(K, -1);
-  int R = Fd;
-  RenderFd.compare_exchange_strong(R, -1);
+  if (fdKind(Fd) != NotOurs) FdKind[Fd].store(NotOurs, std::memory_order_release);
   return Real(Fd);
 }
 
@@ -215,7 +223,8 @@ int ioctl(int Fd, unsigned long Request, ...) {
   va_start(A, Request);
   void *Arg = va_arg(A, void *);
   va_end(A);
-  if (Fd >= 0 && Fd == KfdFd.load()) {
+  uint8_t Kind = fdKind(Fd);
+  if (Kind == KfdFile) {
     int R = Kfd::instance().ioctl(Request, Arg);
     if (R < 0) {
       errno = -R;
@@ -223,7 +232,7 @@ int ioctl(int Fd, unsigned long Request, ...) {
     }
     return R;
   }
-  if (Fd >= 0 && Fd == RenderFd.load()) {
+  if (Kind == RenderFile) {
     report("unsupported ioctl 0x%lx on the render node (DRM/amdgpu requests are not modelled)", Request);
     errno = EINVAL;
     return -1;
@@ -233,8 +242,8 @@ int ioctl(int Fd, unsigned long Request, ...) {
 
 void *mmap(void *Addr, size_t Len, int Prot, int Flags, int Fd, off_t Off) {
   NEXT(mmap);
-  if (Fd >= 0 && (Fd == KfdFd.load() || Fd == RenderFd.load()))
-    return Kfd::instance().mmap(Addr, Len, Prot, Flags, Fd == RenderFd.load(), uint64_t(Off));
+  if (uint8_t Kind = fdKind(Fd))
+    return Kfd::instance().mmap(Addr, Len, Prot, Flags, Kind == RenderFile, uint64_t(Off));
   return Real(Addr, Len, Prot, Flags, Fd, Off);
 }
 
@@ -258,7 +267,7 @@ struct vgpu_amdgpu_device {
   int fd;
 };
 int amdgpu_device_initialize(int Fd, uint32_t *Major, uint32_t *Minor, void **Handle) {
-  if (Fd < 0 || Fd != RenderFd.load()) {
+  if (fdKind(Fd) != RenderFile) {
     report("amdgpu_device_initialize on fd %d, which is not the virtual render node", Fd);
     return -EINVAL;
   }

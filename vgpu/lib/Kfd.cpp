@@ -83,6 +83,7 @@ Kfd::Kfd() {
   }
   void *M = ::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, DoorbellFd, 0);
   DoorbellMap = M == MAP_FAILED ? nullptr : static_cast<uint8_t *>(M);
+  if (DoorbellMap) memset(DoorbellMap, 0xff, 8192); // every doorbell "never rung"
 }
 
 Kfd::~Kfd() {
@@ -223,6 +224,7 @@ int Kfd::freeMemory(void *A) {
               off_t((It->second.size + 4095) & ~4095ull));
   BoByVa.erase(It->second.va);
   Bos.erase(It);
+  FreeGeneration.fetch_add(1, std::memory_order_release);
   return 0;
 }
 
@@ -257,7 +259,26 @@ void *Kfd::mmap(void *Addr, size_t Len, int Prot, int Flags, bool Render, uint64
   return MAP_FAILED;
 }
 
+bool Kfd::boContaining(uint64_t Va, BufferObject &Out) {
+  std::lock_guard<std::mutex> L(Mu);
+  auto It = BoByVa.upper_bound(Va);
+  if (It == BoByVa.begin()) return false;
+  --It;
+  const BufferObject &Bo = Bos[It->second];
+  if (Va >= Bo.va + Bo.size) return false;
+  Out = Bo;
+  return true;
+}
+
 uint8_t *Kfd::translate(uint64_t Va, uint64_t N) {
+  // The emulator calls this for every memory access: a per-thread cache of
+  // the last BO's range, invalidated whenever any BO is freed.
+  struct Cache {
+    uint64_t lo = 1, hi = 0, gen = ~0ull;
+  };
+  thread_local Cache C;
+  uint64_t G = FreeGeneration.load(std::memory_order_acquire);
+  if (C.gen == G && Va >= C.lo && Va + N <= C.hi) return reinterpret_cast<uint8_t *>(Va);
   std::lock_guard<std::mutex> L(Mu);
   auto It = BoByVa.upper_bound(Va);
   if (It == BoByVa.begin()) return nullptr;
@@ -265,6 +286,7 @@ uint8_t *Kfd::translate(uint64_t Va, uint64_t N) {
   const BufferObject &Bo = Bos[It->second];
   if (Va + N > Bo.va + Bo.size) return nullptr;
   if (Bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) return nullptr;
+  C = Cache{Bo.va, Bo.va + Bo.size, G};
   return reinterpret_cast<uint8_t *>(Va); // GPU VA == CPU VA (SVM apertures)
 }
 
@@ -286,7 +308,11 @@ int Kfd::createEvent(void *A) {
   Args->event_id = Id;
   Args->event_trigger_data = Id;
   Args->event_slot_index = Id;
-  // event_page_offset (the handle of the thunk's event page BO) is passed through.
+  // The thunk passes its event page BO's handle with the first event only; the
+  // driver reports the page's offset with every event (the thunk sets an
+  // event's slot address, HWData2, only when it is non-zero).
+  if (Args->event_page_offset && !EventPageOffset) EventPageOffset = Args->event_page_offset;
+  Args->event_page_offset = EventPageOffset;
   return 0;
 }
 
@@ -357,6 +383,7 @@ int Kfd::waitEvents(void *A) {
 int Kfd::createQueue(void *A) {
   auto *Args = static_cast<kfd_ioctl_create_queue_args *>(A);
   if (Args->gpu_id != T->gpuId) return -EINVAL;
+  if (!DoorbellMap) return -ENOMEM;
   if (Args->queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
     report("CREATE_QUEUE of queue type %u is not supported (only AQL compute queues; run with "
            "HSA_ENABLE_SDMA=0 so ROCr copies with blit kernels)",
@@ -373,6 +400,7 @@ int Kfd::createQueue(void *A) {
   D.writePtr = Args->write_pointer_address;
   D.readPtr = Args->read_pointer_address;
   D.doorbellOffset = uint64_t(Id) * 8;
+  *doorbell(D.doorbellOffset) = ~0ull; // a recycled slot starts un-rung
   Args->queue_id = Id;
   Args->doorbell_offset = MmapTypeDoorbell | D.doorbellOffset;
   VGPU_TRACE("  queue %u ring 0x%llx (%u bytes) rptr 0x%llx wptr 0x%llx", Id,

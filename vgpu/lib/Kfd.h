@@ -14,6 +14,7 @@
 
 #include "Target.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -51,6 +52,8 @@ public:
   /// Host pointer of GPU virtual address range [Va, Va+N), nullptr when it is
   /// not inside a buffer object (a GPU page fault).
   uint8_t *translate(uint64_t Va, uint64_t N);
+  /// The BO whose GPU range contains \p Va (copied to \p Out); false if none.
+  bool boContaining(uint64_t Va, BufferObject &Out);
   /// Raises signal event \p EventId (what the CP's end-of-pipe interrupt does).
   void signalEvent(uint32_t EventId);
   /// Doorbell word of the process doorbell page at byte \p Offset.
@@ -84,6 +87,7 @@ private:
   uint64_t NextHandle = 1;
   std::map<uint64_t, BufferObject> Bos;   ///< by handle
   std::map<uint64_t, uint64_t> BoByVa;    ///< va -> handle
+  std::atomic<uint64_t> FreeGeneration{0}; ///< bumped by every free (translate's caches)
 
   struct Event {
     uint32_t type = 0;
@@ -91,6 +95,7 @@ private:
   };
   std::map<uint32_t, Event> Events;
   uint32_t NextEvent = 1;
+  uint64_t EventPageOffset = 0; ///< handle of the thunk's event page BO
   std::condition_variable EventCv;
 
   std::map<uint32_t, std::unique_ptr<CommandProcessor>> Queues;
