@@ -102,13 +102,14 @@ bool CommandProcessor::processPacket(uint64_t Index) {
     aql::KernelDispatchPacket P;
     memcpy(&P, reinterpret_cast<const void *>(Addr), sizeof(P));
     // The queue object (amd_queue_t) starts with the hsa_queue_t whose base_address is the ring.
+    uint64_t Start = Kfd::gpuTimestamp();
     std::string Err = executeDispatch(K, P, Addr, D.ringBase);
     if (!Err.empty()) {
       report("queue %u: kernel dispatch (packet %llu, kernel object 0x%llx) failed: %s", D.id,
              (unsigned long long)Index, (unsigned long long)P.kernelObject, Err.c_str());
       return false;
     }
-    completeSignal(P.completionSignal);
+    completeSignal(P.completionSignal, Start, Kfd::gpuTimestamp());
     return true;
   }
   case aql::BarrierAnd:
@@ -235,9 +236,13 @@ bool CommandProcessor::waitValue(const aql::BarrierValuePacket &P, uint64_t Inde
   }
 }
 
-void CommandProcessor::completeSignal(uint64_t Signal) {
+void CommandProcessor::completeSignal(uint64_t Signal, uint64_t Start, uint64_t End) {
   if (!Signal) return;
   auto *S = reinterpret_cast<aql::AmdSignal *>(Signal);
+  // Profiling timestamps (ROCr reads them for hipEventElapsedTime / profiled queues).
+  if (!Start) Start = End = Kfd::gpuTimestamp();
+  S->startTs = Start;
+  S->endTs = End;
   __atomic_fetch_sub(&S->value, 1, __ATOMIC_ACQ_REL);
   uint64_t Mailbox = __atomic_load_n(&S->eventMailboxPtr, __ATOMIC_ACQUIRE);
   if (Mailbox) {

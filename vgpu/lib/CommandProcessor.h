@@ -49,7 +49,7 @@ private:
   bool waitSignals(const uint64_t *Deps, unsigned N, bool All, uint64_t Index);
   bool runPm4(const aql::Pm4IbPacket &P, uint64_t Index);
   bool waitValue(const aql::BarrierValuePacket &P, uint64_t Index);
-  void completeSignal(uint64_t Signal);
+  void completeSignal(uint64_t Signal, uint64_t Start = 0, uint64_t End = 0);
 
   Kfd &K;
   QueueDesc D;

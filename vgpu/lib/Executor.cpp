@@ -83,8 +83,8 @@ struct Shaders {
 };
 
 Shaders &shaders(Kfd &K) {
-  static Shaders S(K);
-  return S;
+  static Shaders *S = new Shaders(K); // process lifetime, like Kfd (a dispatch may run during exit)
+  return *S;
 }
 
 } // namespace

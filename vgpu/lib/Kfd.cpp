@@ -68,8 +68,11 @@ std::chrono::milliseconds infiniteWaitDeadline() {
 } // namespace
 
 Kfd &Kfd::instance() {
-  static Kfd K;
-  return K;
+  // Never destroyed: at exit other threads (ROCr's event thread in
+  // WAIT_EVENTS, the command processors) may still use it, and destroying a
+  // condition variable with waiters blocks forever.
+  static Kfd *K = new Kfd;
+  return *K;
 }
 
 Kfd::Kfd() {
@@ -86,14 +89,6 @@ Kfd::Kfd() {
   if (DoorbellMap) memset(DoorbellMap, 0xff, 8192); // every doorbell "never rung"
 }
 
-Kfd::~Kfd() {
-  std::map<uint32_t, std::unique_ptr<CommandProcessor>> Q;
-  {
-    std::lock_guard<std::mutex> L(Mu);
-    Q.swap(Queues);
-  }
-  Q.clear(); // joins the CP threads
-}
 
 int Kfd::ioctl(unsigned long Request, void *Arg) {
   if (_IOC_TYPE(Request) != AMDKFD_IOCTL_BASE) {
@@ -193,13 +188,10 @@ int Kfd::allocMemory(void *A) {
     }
     Args->mmap_offset = Bo.backing;
   } else if (Kind == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
+    // Registered host memory: the GPU sees the pages at userptr through GPU VA
+    // va_addr, which the thunk may place elsewhere in its SVM aperture
+    // (hsaKmtRegisterMemory); translate() adds the difference.
     Bo.userptr = Args->mmap_offset;
-    if (Bo.userptr != Bo.va) {
-      report("ALLOC_MEMORY_OF_GPU: USERPTR BO at GPU va 0x%llx differs from its CPU address 0x%llx "
-             "(not supported: the virtual GPU addresses process memory directly)",
-             (unsigned long long)Bo.va, (unsigned long long)Bo.userptr);
-      return -EINVAL;
-    }
   } else if (Kind == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) {
     Args->mmap_offset = MmapTypeDoorbell;
   } else {
@@ -274,11 +266,11 @@ uint8_t *Kfd::translate(uint64_t Va, uint64_t N) {
   // The emulator calls this for every memory access: a per-thread cache of
   // the last BO's range, invalidated whenever any BO is freed.
   struct Cache {
-    uint64_t lo = 1, hi = 0, gen = ~0ull;
+    uint64_t lo = 1, hi = 0, delta = 0, gen = ~0ull;
   };
   thread_local Cache C;
   uint64_t G = FreeGeneration.load(std::memory_order_acquire);
-  if (C.gen == G && Va >= C.lo && Va + N <= C.hi) return reinterpret_cast<uint8_t *>(Va);
+  if (C.gen == G && Va >= C.lo && Va + N <= C.hi) return reinterpret_cast<uint8_t *>(Va + C.delta);
   std::lock_guard<std::mutex> L(Mu);
   auto It = BoByVa.upper_bound(Va);
   if (It == BoByVa.begin()) return nullptr;
@@ -286,8 +278,10 @@ uint8_t *Kfd::translate(uint64_t Va, uint64_t N) {
   const BufferObject &Bo = Bos[It->second];
   if (Va + N > Bo.va + Bo.size) return nullptr;
   if (Bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) return nullptr;
-  C = Cache{Bo.va, Bo.va + Bo.size, G};
-  return reinterpret_cast<uint8_t *>(Va); // GPU VA == CPU VA (SVM apertures)
+  // VRAM/GTT: GPU VA == CPU VA (the BO's pages are mapped at va); USERPTR: at userptr.
+  uint64_t Delta = (Bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) ? Bo.userptr - Bo.va : 0;
+  C = Cache{Bo.va, Bo.va + Bo.size, Delta, G};
+  return reinterpret_cast<uint8_t *>(Va + Delta);
 }
 
 volatile uint64_t *Kfd::doorbell(uint64_t Offset) {
@@ -436,12 +430,14 @@ int Kfd::getTileConfig(void *A) {
 int Kfd::getClockCounters(void *A) {
   auto *Args = static_cast<kfd_ioctl_get_clock_counters_args *>(A);
   uint64_t Ns = nowNs(CLOCK_MONOTONIC_RAW);
-  Args->gpu_clock_counter = Ns / 10; // 100 MHz "GPU" timestamp clock
+  Args->gpu_clock_counter = Ns / 10; // gpuTimestamp()
   Args->cpu_clock_counter = Ns;
   Args->system_clock_counter = Ns;
   Args->system_clock_freq = 1000000000ull;
   return 0;
 }
+
+uint64_t Kfd::gpuTimestamp() { return nowNs(CLOCK_MONOTONIC_RAW) / 10; }
 
 int Kfd::setXnackMode(void *A) {
   auto *Args = static_cast<kfd_ioctl_set_xnack_mode_args *>(A);

@@ -56,10 +56,10 @@ public:
   bool boContaining(uint64_t Va, BufferObject &Out);
   /// Raises signal event \p EventId (what the CP's end-of-pipe interrupt does).
   void signalEvent(uint32_t EventId);
+  /// The GPU timestamp counter (GET_CLOCK_COUNTERS' gpu_clock_counter): 100 MHz.
+  static uint64_t gpuTimestamp();
   /// Doorbell word of the process doorbell page at byte \p Offset.
   volatile uint64_t *doorbell(uint64_t Offset);
-
-  ~Kfd();
 
 private:
   Kfd();
