@@ -10,7 +10,8 @@
 // and DT_HASH or DT_GNU_HASH (the symbol count), the `<kernel>.kd`
 // descriptors and the STT_FUNC symbols. The whole executable segment is
 // decoded, split at the dynamic function symbols, so local (non-exported)
-// device functions are decoded too, as "<local+0xOFF>".
+// device functions are decoded too, as "<local+0xOFF>". Opcodes without a
+// handler do not fail the adoption; executing one is a fault naming it.
 //
 //===----------------------------------------------------------------------===//
 #include "Image.h"
@@ -152,7 +153,12 @@ Expected<std::unique_ptr<ProgramImage>> adoptResidentProgram(uint64_t Base, Stri
   }
   const uint8_t *Text = Mem.host(Base + TextVaddr, TextSize);
   if (!Text) return err("executable segment not in memory");
-  if (auto E = decodeProgram(*P, ArrayRef<uint8_t>(Text, TextSize), TextVaddr, Funcs, Mem.missing))
+  // A runtime's own code objects hold kernels this emulator cannot run (ROCclr's
+  // image blits: IMAGE_* opcodes); their instructions fault if executed, naming
+  // the opcode, instead of refusing the whole image.
+  std::set<std::string> LocalMissing;
+  if (auto E = decodeProgram(*P, ArrayRef<uint8_t>(Text, TextSize), TextVaddr, Funcs,
+                             Mem.missing ? Mem.missing : &LocalMissing))
     return std::move(E);
 
   // ---- kernels
