@@ -51,7 +51,9 @@ template <class F> F next(const char *Name) {
 enum : uint8_t { NotOurs = 0, KfdFile = 1, RenderFile = 2 };
 constexpr int MaxFds = 65536;
 std::atomic<uint8_t> FdKind[MaxFds];
-uint8_t fdKind(int Fd) { return Fd >= 0 && Fd < MaxFds ? FdKind[Fd].load(std::memory_order_acquire) : NotOurs; }
+uint8_t fdKind(int Fd) {
+  return Fd >= 0 && Fd < MaxFds ? FdKind[Fd].load(std::memory_order_acquire) : uint8_t(NotOurs);
+}
 
 /// The per-process copy of the KFD sysfs tree, written on first use and
 /// removed at exit by the process that wrote it.
