@@ -55,46 +55,53 @@ uint8_t fdKind(int Fd) {
   return Fd >= 0 && Fd < MaxFds ? FdKind[Fd].load(std::memory_order_acquire) : uint8_t(NotOurs);
 }
 
-/// The per-process copy of the KFD sysfs tree, written on first use and
-/// removed at exit by the process that wrote it.
+/// The KFD sysfs tree of this device, shared through a content-named directory.
 class SysfsTree {
 public:
   static SysfsTree &get() {
-    static SysfsTree S;
-    return S;
+    static SysfsTree *S = new SysfsTree;
+    return *S;
   }
   const std::string &root() {
     std::call_once(Once, [this] { create(); });
     return Root;
-  }
-  ~SysfsTree() {
-    if (!Root.empty() && Owner == getpid())
-      nftw(Base.c_str(), [](const char *P, const struct stat *, int, FTW *) { return ::remove(P); }, 16,
-           FTW_DEPTH | FTW_PHYS);
   }
 
 private:
   void create() {
     const Target *T = Kfd::instance().ok() ? &Kfd::instance().target() : nullptr;
     if (!T) return;
+    TopologyFiles Files = topologyFiles(*T);
+    char Hash[32];
+    snprintf(Hash, sizeof Hash, "%016llx", (unsigned long long)topologyHash(Files));
     const char *Tmp = getenv("TMPDIR");
-    std::string Tpl = std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/vgpu-sysfs.XXXXXX";
+    std::string Dir = std::string(Tmp && *Tmp ? Tmp : "/tmp");
+    std::string Final = Dir + "/vgpu-sysfs-" + std::to_string(getuid()) + "-" + Hash;
+    if (access((Final + "/topology/generation_id").c_str(), R_OK) == 0) {
+      Root = Final;
+      return;
+    }
+    std::string Tpl = Final + ".XXXXXX";
     if (!mkdtemp(Tpl.data())) {
       report("cannot create the topology directory %s: %s", Tpl.c_str(), strerror(errno));
       return;
     }
-    Base = Tpl;
-    Owner = getpid();
-    std::string Err = writeTopology(Base, *T);
-    if (!Err.empty()) {
+    if (std::string Err = writeTopology(Tpl, Files); !Err.empty()) {
       report("writing the KFD topology failed: %s", Err.c_str());
       return;
     }
-    Root = Base;
+    if (rename(Tpl.c_str(), Final.c_str()) != 0) { // another process won the race: use its copy
+      nftw(Tpl.c_str(), [](const char *P, const struct stat *, int, FTW *) { return ::remove(P); }, 16,
+           FTW_DEPTH | FTW_PHYS);
+      if (access((Final + "/topology/generation_id").c_str(), R_OK) != 0) {
+        report("cannot install the topology directory %s: %s", Final.c_str(), strerror(errno));
+        return;
+      }
+    }
+    Root = Final;
   }
   std::once_flag Once;
-  std::string Base, Root;
-  pid_t Owner = 0;
+  std::string Root;
 };
 
 /// The path to really open for \p Path ("" = unchanged).

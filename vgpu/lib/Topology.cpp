@@ -21,21 +21,11 @@ namespace vgpu {
 
 namespace {
 
+/// Collects the tree: directories and files, paths relative to the root.
 struct Writer {
-  std::string Err;
-  void dir(const std::string &P) {
-    if (Err.empty() && mkdir(P.c_str(), 0755) != 0 && errno != EEXIST) Err = "mkdir " + P + ": " + strerror(errno);
-  }
-  void file(const std::string &P, const std::string &Text) {
-    if (!Err.empty()) return;
-    int Fd = ::open(P.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (Fd < 0) {
-      Err = "create " + P + ": " + strerror(errno);
-      return;
-    }
-    if (::write(Fd, Text.data(), Text.size()) != ssize_t(Text.size())) Err = "write " + P;
-    ::close(Fd);
-  }
+  TopologyFiles &Out;
+  void dir(const std::string &P) { Out.push_back({P + "/", ""}); }
+  void file(const std::string &P, const std::string &Text) { Out.push_back({P, Text}); }
 };
 
 std::string props(std::initializer_list<std::pair<const char *, unsigned long long>> L) {
@@ -51,9 +41,10 @@ uint64_t hostMemBytes() {
 
 } // namespace
 
-std::string writeTopology(const std::string &Root, const Target &T) {
-  Writer W;
-  std::string Topo = Root + "/topology", Nodes = Topo + "/nodes";
+TopologyFiles topologyFiles(const Target &T) {
+  TopologyFiles Files;
+  Writer W{Files};
+  std::string Topo = "topology", Nodes = Topo + "/nodes";
   W.dir(Topo);
   W.dir(Nodes);
   W.file(Topo + "/generation_id", "1\n");
@@ -135,7 +126,37 @@ std::string writeTopology(const std::string &Root, const Target &T) {
          props({{"type", 2}, {"version_major", 0}, {"version_minor", 0}, {"node_from", 1}, {"node_to", 0},
                 {"weight", 20}, {"min_latency", 0}, {"max_latency", 0}, {"min_bandwidth", 312},
                 {"max_bandwidth", 64000}, {"recommended_transfer_size", 0}, {"flags", 1}}));
-  return W.Err;
+  return Files;
+}
+
+std::string writeTopology(const std::string &Root, const TopologyFiles &Files) {
+  for (auto &[Rel, Text] : Files) {
+    std::string P = Root + "/" + Rel;
+    if (!Rel.empty() && Rel.back() == '/') {
+      P.pop_back();
+      if (mkdir(P.c_str(), 0755) != 0 && errno != EEXIST) return "mkdir " + P + ": " + strerror(errno);
+      continue;
+    }
+    int Fd = ::open(P.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (Fd < 0) return "create " + P + ": " + strerror(errno);
+    bool Ok = ::write(Fd, Text.data(), Text.size()) == ssize_t(Text.size());
+    ::close(Fd);
+    if (!Ok) return "write " + P;
+  }
+  return {};
+}
+
+uint64_t topologyHash(const TopologyFiles &Files) {
+  uint64_t H = 1469598103934665603ull; // FNV-1a 64
+  auto Mix = [&](const std::string &S) {
+    for (unsigned char C : S) H = (H ^ C) * 1099511628211ull;
+    H = (H ^ 0xff) * 1099511628211ull;
+  };
+  for (auto &[Rel, Text] : Files) {
+    Mix(Rel);
+    Mix(Text);
+  }
+  return H;
 }
 
 std::string redirectSysfs(const char *Path, const std::string &Root) {
