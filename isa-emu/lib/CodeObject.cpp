@@ -31,6 +31,8 @@ template <typename T> T rd(const uint8_t *P) {
   return V;
 }
 
+} // namespace
+
 KernelDescriptor parseKD(const uint8_t *P) {
   KernelDescriptor K;
   K.groupSegmentFixedSize = rd<uint32_t>(P + 0);
@@ -45,6 +47,7 @@ KernelDescriptor parseKD(const uint8_t *P) {
   return K;
 }
 
+namespace {
 std::string str(msgpack::DocNode N) { return N.isString() ? N.getString().str() : std::string(); }
 uint64_t num(msgpack::DocNode N) {
   if (N.getKind() == msgpack::Type::UInt) return N.getUInt();
@@ -54,6 +57,16 @@ uint64_t num(msgpack::DocNode N) {
 }
 
 } // namespace
+
+void setTargetTraits(ProgramImage &P, StringRef Target) {
+  P.target = Target.str();
+  P.gfx9 = Target.starts_with("gfx9");
+  P.gfx11 = Target.starts_with("gfx11");
+  P.architectedFlatScratch = Target.starts_with("gfx94") || Target.starts_with("gfx95") ||
+                             Target.starts_with("gfx11") || Target.starts_with("gfx12");
+  P.packedTid = Target == "gfx90a" || Target.starts_with("gfx94") || Target.starts_with("gfx95") ||
+                Target.starts_with("gfx11") || Target.starts_with("gfx12");
+}
 
 Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const DeviceMemory &Mem) {
   auto Buf = MemoryBuffer::getMemBuffer(StringRef(Bytes.data(), Bytes.size()), "code object", false);
@@ -89,14 +102,7 @@ Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const 
   if (Dash == std::string::npos) return err("bad amdhsa.target '" + Target + "'");
   Target = Target.substr(Dash + 2);
   Target = Target.substr(0, Target.find(':'));
-  P->target = Target;
-  P->gfx9 = StringRef(Target).starts_with("gfx9");
-  P->gfx11 = StringRef(Target).starts_with("gfx11");
-  P->architectedFlatScratch = StringRef(Target).starts_with("gfx94") || StringRef(Target).starts_with("gfx95") ||
-                              StringRef(Target).starts_with("gfx11") || StringRef(Target).starts_with("gfx12");
-  P->packedTid = Target == "gfx90a" || StringRef(Target).starts_with("gfx94") ||
-                 StringRef(Target).starts_with("gfx95") || StringRef(Target).starts_with("gfx11") ||
-                 StringRef(Target).starts_with("gfx12");
+  setTargetTraits(*P, Target);
 
   // ---- image
   auto Phdrs = F.program_headers();

@@ -410,7 +410,7 @@ Error decodeVOPD(DecodeCtx &C, StringRef Base, const MCInst &MI, Inst &I) {
 
 Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
                     const std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> &Funcs,
-                    std::set<std::string> *Missing) {
+                    std::set<std::string> *Missing, bool StopAtUndecodable) {
   auto MOr = createTargetMC(P.target, P.waveSize);
   if (!MOr) return MOr.takeError();
   TargetMCs &M = **MOr;
@@ -426,8 +426,10 @@ Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
       MCInst MI;
       uint64_t Size = 0;
       auto St = M.Dis->getInstruction(MI, Size, Text.slice(A - TextAddr), A, nulls());
-      if (St != MCDisassembler::Success || Size == 0)
+      if (St != MCDisassembler::Success || Size == 0) {
+        if (StopAtUndecodable) break;
         return opError(C, "cannot decode instruction");
+      }
       Inst I;
       I.addr = P.base + A;
       I.size = uint8_t(Size);

@@ -108,6 +108,28 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
   return L;
 }
 
+Expected<DispatchLayout> layoutPacketDispatch(LaunchState &LS, const DispatchMemory &M, const PacketDispatch &D,
+                                              unsigned Slots) {
+  const KernelInfo &K = LS.kernel->info;
+  DispatchLayout L;
+  unsigned W = K.waveSize;
+  L.wavesPerGroup = unsigned((LS.cfg.block.count() + W - 1) / W);
+  // The packet's sizes already include dynamic LDS and the dynamic stack.
+  L.ldsBytes = std::max(D.groupSegmentBytes, K.kd.groupSegmentFixedSize);
+  if (L.ldsBytes > 65536) return createStringError("isa-emu: LDS of " + Twine(L.ldsBytes) + " bytes exceeds 64 KiB");
+  L.privPerLane = (std::max(D.privateSegmentBytes, K.kd.privateSegmentFixedSize) + 3) & ~3u;
+  L.scratchPerSlot = uint64_t(L.wavesPerGroup) * W * L.privPerLane;
+  if (L.scratchPerSlot) {
+    auto SA = M.alloc(L.scratchPerSlot * Slots);
+    if (!SA) return SA.takeError();
+    L.scratchBase = *SA;
+  }
+  LS.kernargPtr = D.kernargAddress;
+  LS.queuePtr = D.queueAddress;
+  LS.dispatchPtr = D.packetAddress;
+  return L;
+}
+
 void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, const uint32_t Id[3],
                    unsigned Slot) {
   const KernelImage &KI = *LS.kernel;

@@ -24,6 +24,10 @@ struct DispatchLayout {
 /// LS.dispatchPtr/kernargPtr/queuePtr).
 llvm::Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M, void **Args,
                                              unsigned Slots);
+/// Process-memory mode: the layout of an AQL packet the runtime already wrote
+/// (kernarg, packet, queue in memory); allocates only the scratch backing.
+llvm::Expected<DispatchLayout> layoutPacketDispatch(LaunchState &LS, const DispatchMemory &M,
+                                                    const PacketDispatch &D, unsigned Slots);
 /// Sets up workgroup \p Id's LDS and waves in the initial kernel execution state.
 void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, const uint32_t Id[3],
                    unsigned Slot);

@@ -39,6 +39,7 @@ void raiseFault(Wave &w, const Inst &I, const std::string &What, int Lane, uint6
 }
 
 uint8_t *globalPtr(LaunchState &ls, uint64_t a, uint64_t n) {
+  if (ls.resolve) return ls.resolve(a, n);
   if (a < GlobalBase || a - GlobalBase + n > ls.arenaMapped) return nullptr;
   return ls.arena + (a - GlobalBase);
 }

@@ -10,6 +10,7 @@
 
 #include "Core.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,8 @@ struct LaunchState {
   uint64_t dispatchPtr = 0, kernargPtr = 0, queuePtr = 0;
   uint8_t *arena = nullptr;
   uint64_t arenaMapped = 0; ///< bytes of global memory valid during the launch
+  /// Process-memory mode: resolves a global address (nullptr = fault); arena unused.
+  std::function<uint8_t *(uint64_t, uint64_t)> resolve;
   std::atomic<bool> abort{false};
   std::mutex errMu;
   std::string error;
@@ -67,9 +70,12 @@ struct LaunchState {
 };
 
 /// Decodes every function of the code object's .text into P.code (Decoder.cpp).
+/// StopAtUndecodable: a function ends at its first word the disassembler rejects
+/// (raw code whose extent is unknown) instead of failing.
 llvm::Error decodeProgram(ProgramImage &P, llvm::ArrayRef<uint8_t> Text, uint64_t TextAddr,
                           const std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> &Funcs,
-                          std::set<std::string> *Missing = nullptr);
+                          std::set<std::string> *Missing = nullptr,
+                          bool StopAtUndecodable = false);
 
 /// Looks up the handler row of an opcode name without its encoding suffixes.
 const OpRow *findRow(llvm::StringRef Base);

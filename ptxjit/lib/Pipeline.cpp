@@ -66,6 +66,7 @@ llvm::Expected<PipelineResult> compilePTX(std::string_view ptx, std::string_view
   LO.optLevel = opts.optLevel;
   LO.defaultPolicy = opts.defaultPolicy;
   LO.threads = opts.threads;
+  LO.codeObjectVersion = opts.codeObjectVersion;
   for (auto &[K, Pol] : opts.kernelPolicy)
     if (llvm::Function *F = (*Mod)->getFunction(K); F && !F->isDeclaration()) LO.kernelPolicy[K] = Pol;
   for (llvm::Function &F : **Mod)

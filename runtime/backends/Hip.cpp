@@ -65,6 +65,7 @@ struct HipApi {
   hipError (*MemGetInfo)(size_t *, size_t *) = nullptr;
   hipError (*DeviceSetLimit)(int, size_t) = nullptr;
   const char *(*GetErrorName)(hipError) = nullptr;
+  hipError (*RuntimeGetVersion)(int *) = nullptr;
   // ROCm >= 5.5 (optional): cooperative launches take kernelParams only.
   hipError (*ModuleLaunchCooperativeKernel)(hipFunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                             unsigned, hipStream, void **) = nullptr;
@@ -125,6 +126,7 @@ llvm::Expected<HipApi> loadApi(std::string Lib) {
   A.ModuleLaunchCooperativeKernel = reinterpret_cast<decltype(A.ModuleLaunchCooperativeKernel)>(
       dlsym(A.Lib, "hipModuleLaunchCooperativeKernel")); // ROCm >= 5.5
   Get(A.GetErrorName, "hipGetErrorName");
+  Get(A.RuntimeGetVersion, "hipRuntimeGetVersion");
   if (!Missing.empty()) {
     dlclose(A.Lib);
     return makeError(Errc::BackendUnavailable, "hip: the HIP runtime lacks " + Missing);
@@ -283,7 +285,14 @@ class HipDevice final : public BackendDevice {
 public:
   HipDevice(const HipApi &A, int Ordinal, DeviceProperties P) : A(A), Ordinal(Ordinal), Props(std::move(P)) {}
   const DeviceProperties &properties() const override { return Props; }
-  ImageNeeds imageNeeds() const override { return {true, true}; } // the module for the argument layout
+  // The module for the argument layout; code object v4 for HIP before 6.0:
+  // HIP 5.2's hipModuleLoadData refuses v5 objects (hipErrorSharedObjectInitFailed,
+  // seen on Debian's 5.2.3 under vgpu).
+  ImageNeeds imageNeeds() const override {
+    int V = 0;
+    unsigned Cov = A.RuntimeGetVersion(&V) == 0 && V > 0 && V < 60000000 ? 4 : 0;
+    return {true, true, Cov};
+  }
   llvm::Expected<std::unique_ptr<BackendModule>> loadModule(ModuleImage I) override {
     if (I.codeObject.empty()) return makeError(Errc::InvalidKernelImage, "hip: the image has no code object");
     if (I.arch != Props.arch)

@@ -123,6 +123,7 @@ CacheKey keyOf(const ModuleSource &Src, const ptxjit::PipelineOptions &O) {
   LO.optLevel = O.optLevel;
   LO.defaultPolicy = O.defaultPolicy;
   LO.kernelPolicy = O.kernelPolicy;
+  LO.codeObjectVersion = O.codeObjectVersion;
   std::vector<std::string> Pins = O.pinGlobals;
   std::sort(Pins.begin(), Pins.end());
   std::string Joined;
@@ -203,6 +204,7 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   O.pinGlobals = Src.hostVisibleGlobals;
   O.emitLowered = Needs.loweredModule;
   O.emitCodeObject = Needs.codeObject;
+  if (Needs.codeObjectVersion) O.codeObjectVersion = Needs.codeObjectVersion;
   auto T0 = std::chrono::steady_clock::now();
   auto R = translateOrReuse(Src, O);
   if (!R) {

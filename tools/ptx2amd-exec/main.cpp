@@ -1,7 +1,7 @@
 //===- ptx2amd-exec - run a CUDA program on ptx2amd's runtime ---------------===//
 //
 //   ptx2amd-exec [--device=auto|hip|emu|isa] [--arch=gfxNNN] [--warp-policy=SPEC]
-//                [--cache-dir=DIR] [-v] -- PROGRAM [ARGS...]
+//                [--cache-dir=DIR] [--vgpu=gfx90a] [-v] -- PROGRAM [ARGS...]
 //
 // Sets the environment the runtime reads (PTX2AMD_DEVICE, PTX2AMD_ARCH,
 // PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR, PTX2AMD_LOG; options win over
@@ -14,6 +14,10 @@
 // the reason. The program must carry PTX; it may be built with
 // `nvcc -cudart shared` (libcudart.so.13) or nvcc's default static cudart
 // (which reaches the runtime through libcuda.so.1), or use the driver API.
+// --vgpu=gfx90a runs the program on the virtual AMD GPU
+// (vgpu/): libvgpu.so ($PTX2AMD_VGPU_LIB, else <prefix>/lib next to bin/) is
+// preloaded, so Debian's real ROCm 5.2 HIP runtime drives it, and the device
+// is hip (the probe then happens in the program, under the preload).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Backend.h"
@@ -31,11 +35,12 @@ namespace {
 
 void usage(FILE *F) {
   fprintf(F, "usage: ptx2amd-exec [--device=auto|hip|emu|isa] [--arch=gfxNNN] [--warp-policy=pack|pad[,KERNEL=pack|pad...]]\n"
-             "                    [--cache-dir=DIR] [-v] -- PROGRAM [ARGS...]\n"
+             "                    [--cache-dir=DIR] [--vgpu=gfx90a] [-v] -- PROGRAM [ARGS...]\n"
              "Runs an unmodified `nvcc -cudart shared` CUDA program on ptx2amd's runtime.\n"
              "Environment equivalents: PTX2AMD_DEVICE, PTX2AMD_ARCH, PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR,\n"
              "PTX2AMD_LOG (-v sets info). auto = the AMD GPU through HIP when present, else the emulator;\n"
-             "isa = the code object on isa-emu (the machine-code emulator).\n");
+             "isa = the code object on isa-emu (the machine-code emulator). --vgpu=gfx90a: the real HIP runtime\n"
+             "on the virtual AMD GPU (libvgpu.so preloaded; device hip).\n");
 }
 
 std::string envOr(const char *Name, const char *Default) {
@@ -43,12 +48,38 @@ std::string envOr(const char *Name, const char *Default) {
   return V && *V ? V : Default;
 }
 
-std::string shimDir(const char *Argv0) {
-  if (const char *D = getenv("PTX2AMD_SHIM_DIR"); D && *D) return D;
+std::filesystem::path prefixDir(const char *Argv0) {
   char Buf[PATH_MAX];
   ssize_t N = readlink("/proc/self/exe", Buf, sizeof Buf - 1);
   std::filesystem::path Self = N > 0 ? std::filesystem::path(std::string(Buf, size_t(N))) : std::filesystem::path(Argv0);
-  return (Self.parent_path().parent_path() / "lib" / "shim").string();
+  return Self.parent_path().parent_path();
+}
+
+std::string shimDir(const char *Argv0) {
+  if (const char *D = getenv("PTX2AMD_SHIM_DIR"); D && *D) return D;
+  return (prefixDir(Argv0) / "lib" / "shim").string();
+}
+
+std::string vgpuLib(const char *Argv0) {
+  if (const char *L = getenv("PTX2AMD_VGPU_LIB"); L && *L) return L;
+  return (prefixDir(Argv0) / "lib" / "libvgpu.so").string();
+}
+
+/// Sets up the environment of the virtual GPU; "" or why it cannot be used.
+std::string setupVgpu(const std::string &Target, const char *Argv0) {
+  if (Target == "gfx1100")
+    return "--vgpu=gfx1100 is not offered: Debian's ROCr 5.2.3 has no gfx11 entry in its ISA registry "
+           "(src/core/runtime/isa.cpp ends at gfx1035) nor gfx11 blit/trap shaders, so it would reject the agent; "
+           "use --vgpu=gfx90a";
+  if (Target != "gfx90a") return "--vgpu=" + Target + " is not a target the virtual GPU presents (gfx90a)";
+  std::string Lib = vgpuLib(Argv0);
+  if (!std::filesystem::exists(Lib)) return "the virtual GPU library " + Lib + " does not exist (set PTX2AMD_VGPU_LIB)";
+  const char *Old = getenv("LD_PRELOAD");
+  std::string Pre = Lib + (Old && *Old ? std::string(":") + Old : "");
+  setenv("LD_PRELOAD", Pre.c_str(), 1);
+  setenv("VGPU_TARGET", Target.c_str(), 1);
+  setenv("HSA_ENABLE_SDMA", "0", 0); // copies by ROCr's blit kernels: no SDMA engine is modelled
+  return {};
 }
 
 std::string driverDir(const std::string &Shim) {
@@ -60,7 +91,7 @@ std::string driverDir(const std::string &Shim) {
 
 int main(int argc, char **argv) {
   std::string Device = envOr("PTX2AMD_DEVICE", "auto"), Arch = envOr("PTX2AMD_ARCH", ""),
-              Policy = envOr("PTX2AMD_WARP_POLICY", ""), CacheDir = envOr("PTX2AMD_CACHE_DIR", "");
+              Policy = envOr("PTX2AMD_WARP_POLICY", ""), CacheDir = envOr("PTX2AMD_CACHE_DIR", ""), Vgpu;
   bool Verbose = false;
   int I = 1;
   for (; I < argc; ++I) {
@@ -76,6 +107,7 @@ int main(int argc, char **argv) {
     else if (const char *V = Val("--arch=")) Arch = V;
     else if (const char *V = Val("--warp-policy=")) Policy = V;
     else if (const char *V = Val("--cache-dir=")) CacheDir = V;
+    else if (const char *V = Val("--vgpu=")) Vgpu = V;
     else if (A[0] != '-') break; // PROGRAM without "--"
     else {
       fprintf(stderr, "ptx2amd-exec: unknown option '%s'\n", argv[I]);
@@ -92,7 +124,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ptx2amd-exec: --device=%s is not auto, hip, emu or isa\n", Device.c_str());
     return 2;
   }
-  if (Device != "emu" && Device != "isa") {
+  if (!Vgpu.empty()) {
+    if (Device != "auto" && Device != "hip") {
+      fprintf(stderr, "ptx2amd-exec: --vgpu runs the HIP backend; --device=%s contradicts it\n", Device.c_str());
+      return 2;
+    }
+    if (std::string Why = setupVgpu(Vgpu, argv[0]); !Why.empty()) {
+      fprintf(stderr, "ptx2amd-exec: %s\n", Why.c_str());
+      return 2;
+    }
+    Device = "hip";
+    if (Arch.empty()) Arch = Vgpu;
+    if (Verbose) fprintf(stderr, "ptx2amd-exec: running on the virtual %s through HIP (%s)\n", Vgpu.c_str(), getenv("LD_PRELOAD"));
+  } else if (Device != "emu" && Device != "isa") {
     runtime::HipBackendOptions H;
     H.arch = Device == "hip" ? Arch : "";
     auto B = runtime::createHipBackend(H);

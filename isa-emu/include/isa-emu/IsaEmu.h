@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -75,6 +76,25 @@ struct DeviceOptions {
   uint64_t arenaBytes = 4ull << 30;  ///< virtual reservation of device memory
   uint64_t maxWaveInstructions = 0;  ///< abort a launch after this many (0 = unlimited)
   unsigned sliceInstructions = 2048; ///< wave instructions before a workgroup switches waves
+  /// Process-memory mode (a virtual GPU under a real runtime, vgpu/): device
+  /// addresses are host addresses. When set, no arena is reserved; malloc()
+  /// returns host allocations the Device owns, and every other address is
+  /// resolved by this callback (host pointer of [Addr, Addr+Bytes), or
+  /// nullptr: a GPU page fault).
+  std::function<uint8_t *(uint64_t Addr, uint64_t Bytes)> processMemory;
+};
+
+/// One AQL kernel dispatch as a packet processor sees it (process-memory
+/// mode): the packet, its queue and kernarg segment are already in memory,
+/// filled by the runtime (hidden arguments included).
+struct PacketDispatch {
+  uint64_t packetAddress = 0; ///< hsa_kernel_dispatch_packet_t
+  uint64_t queueAddress = 0;  ///< hsa_queue_t the packet came from
+  uint64_t kernelObject = 0;  ///< kernel descriptor address
+  uint64_t kernargAddress = 0;
+  Dim3 gridWorkItems;         ///< grid_size_x/y/z
+  Dim3 block;                 ///< workgroup_size_x/y/z
+  uint32_t groupSegmentBytes = 0, privateSegmentBytes = 0; ///< per workgroup / per work-item
 };
 
 struct LaunchConfig {
@@ -122,6 +142,21 @@ public:
   /// Same, but opcodes without a handler are collected in \p Missing (their
   /// instructions fault if executed) instead of failing the load; for tools.
   llvm::Expected<Program *> loadCodeObject(llvm::ArrayRef<char> Elf, std::set<std::string> *Missing);
+
+  /// Process-memory mode: adopt the code object a runtime's loader already
+  /// placed at \p LoadBase (PT_LOAD segments copied with the ELF header at
+  /// the base, relocations applied), as ROCr's loader does. Functions come
+  /// from the dynamic symbol table; the executable segment is decoded whole
+  /// (local functions included). Kernels are the `<name>.kd` symbols.
+  llvm::Expected<Program *> adoptResidentCodeObject(uint64_t LoadBase, llvm::StringRef Target);
+  /// Process-memory mode: code with no ELF image around it (an
+  /// amd_kernel_code_t / kernel descriptor followed by machine code, as ROCr
+  /// 5.2 builds its blit kernels), decoded from the entry up to \p CodeEnd.
+  llvm::Expected<Program *> adoptRawKernel(uint64_t KernelObject, uint64_t CodeEnd, llvm::StringRef Target);
+  /// Process-memory mode: runs \p D (kernel object of \p P) to completion.
+  llvm::Error launchPacket(Program &P, const PacketDispatch &D);
+  /// The adopted program whose image contains \p Address, or nullptr.
+  Program *programContaining(uint64_t Address) const;
 
   llvm::Expected<uint64_t> malloc(uint64_t Bytes);
   llvm::Error copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes);

@@ -39,6 +39,7 @@ struct PipelineOptions {
   std::vector<std::string> pinGlobals;
   bool emitLowered = true;     // the module the emulator runs
   bool emitCodeObject = false; // an ET_DYN code object (for hardware / isa emulation)
+  unsigned codeObjectVersion = 5; // AMDGPU code object version (4, 5 or 6)
 };
 
 struct PipelineResult {

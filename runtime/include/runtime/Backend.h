@@ -127,6 +127,7 @@ struct ModuleImage {
 struct ImageNeeds {
   bool loweredModule = false;
   bool codeObject = false;
+  unsigned codeObjectVersion = 0; // 0: the pipeline's default (5)
 };
 
 // The kernarg segment (Launch.h builds it).
