@@ -70,7 +70,7 @@ struct DrvKernel {
   std::string name;
 };
 struct DrvLibrary {
-  std::string ptx;           // empty when `loadError` is set
+  std::vector<std::string> ptx; // empty when `loadError` is set; several: -rdc modules to link
   CUresult loadError = CUDA_SUCCESS;
   std::string loadMessage;
   std::mutex mu;
@@ -133,8 +133,8 @@ CUresult moduleFunction(DrvModule *M, const char *Name, DrvFunction **Out);
 // PTX text, a fat binary wrapper or container (compressed entries too), or an ELF holding
 // .nv_fatbin. Every size is bounded by the readable bytes. A cubin / SASS-only image gives
 // CUDA_ERROR_NO_BINARY_FOR_GPU and `Msg` naming its sm_XX and how to rebuild with PTX.
-CUresult imagePTX(const void *Image, std::string &PTX, std::string &Msg);
+CUresult imagePTX(const void *Image, std::vector<std::string> &PTX, std::string &Msg);
 // Loads PTX as a module of Ctx (module-scope variables kept addressable by name).
-CUresult loadModule(DrvContext *Ctx, const std::string &PTX, const std::string &Name, DrvModule **Out);
+CUresult loadModule(DrvContext *Ctx, const std::vector<std::string> &PTX, const std::string &Name, DrvModule **Out);
 
 } // namespace cudadrv

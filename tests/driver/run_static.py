@@ -19,7 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "shim"))
-from run_shim import golden  # noqa: E402  (the shim's rule for a current H200 golden)
+from run_shim import golden, newest_mtime, program_sources  # noqa: E402  (the shim's rules)
 
 def main():
     ap = argparse.ArgumentParser()
@@ -35,16 +35,18 @@ def main():
     ap.add_argument("--policy", default="pack")
     ap.add_argument("--timeout", type=int, default=600)
     a = ap.parse_args()
-    src = a.source or os.path.join(a.corpus, a.prog + ".cu")
+    if a.source:
+        src, units = a.source, [a.source]
+        m = re.search(r"^// nvcc-flags:(.*)$", open(src).read(), re.M)
+        extra = m.group(1).split() if m else []
+    else:  # a corpus program: one .cu, or the translation units of multi/<prog>/ (-rdc)
+        src, units, extra = program_sources(a.corpus, a.prog)
     name = os.path.splitext(os.path.basename(src))[0]
-    text = open(src).read()
-    m = re.search(r"^// nvcc-flags:(.*)$", text, re.M)
-    extra = m.group(1).split() if m else []
     os.makedirs(a.work, exist_ok=True)
     exe = os.path.join(a.work, name + ".static")
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+    if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
         tmp = exe + ".tmp%d" % os.getpid()
-        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", tmp, src] + extra
+        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", tmp] + units + extra
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")

@@ -23,6 +23,30 @@ def source_sha256(src):
     return h.hexdigest()
 
 
+def program_sources(corpus, prog):
+    """(src, units, nvcc flags) of a program: <corpus>/<prog>.cu, or <corpus>/multi/<prog>/*.cu,
+    separately compiled translation units (nvcc -rdc=true) linked into one executable; src is the
+    file or the folder (what source_sha256 and the rebuild check look at)."""
+    src = os.path.join(corpus, prog + ".cu")
+    units = [src]
+    multi = os.path.join(corpus, "multi", prog)
+    if os.path.isdir(multi):
+        src = multi
+        units = [os.path.join(multi, n) for n in sorted(os.listdir(multi)) if n.endswith(".cu")]
+    extra = ["-rdc=true"] if os.path.isdir(src) else []
+    for u in units:
+        m = re.search(r"^// nvcc-flags:(.*)$", open(u).read(), re.M)
+        if m:
+            extra += m.group(1).split()
+    return src, units, extra
+
+
+def newest_mtime(src):
+    if os.path.isdir(src):
+        return max(os.path.getmtime(os.path.join(src, n)) for n in os.listdir(src))
+    return os.path.getmtime(src)
+
+
 def golden(golden_dir, prog, src):
     meta = os.path.join(golden_dir, prog + ".meta")
     out = os.path.join(golden_dir, prog + ".stdout")
@@ -62,26 +86,12 @@ def main():
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
-    # A program is <corpus>/<prog>.cu, or <corpus>/multi/<prog>/*.cu: separately compiled
-    # translation units (nvcc -rdc=true) linked into one executable.
-    src = os.path.join(a.corpus, a.prog + ".cu")
-    units = [src]
-    multi = os.path.join(a.corpus, "multi", a.prog)
-    if os.path.isdir(multi):
-        src = multi
-        units = [os.path.join(multi, n) for n in sorted(os.listdir(multi)) if n.endswith(".cu")]
-    extra = ["-rdc=true"] if os.path.isdir(src) else []
-    for u in units:
-        m = re.search(r"^// nvcc-flags:(.*)$", open(u).read(), re.M)
-        if m:
-            extra += m.group(1).split()
+    src, units, extra = program_sources(a.corpus, a.prog)
     os.makedirs(a.work, exist_ok=True)
     exe = os.path.join(a.work, a.prog + "." + a.ptx_arch)
     # One compile per program, shared by the target/policy variants (nvcc is the slow part).
     t0 = time.time()
-    newest = max(os.path.getmtime(os.path.join(src, n)) for n in os.listdir(src)) if os.path.isdir(src) \
-        else os.path.getmtime(src)
-    if not os.path.exists(exe) or os.path.getmtime(exe) < newest:
+    if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
         cmd = [a.nvcc, "-O2", "-std=c++17", "-cudart", "shared",
                "-gencode", "arch=%s,code=%s" % (a.ptx_arch, a.ptx_arch), "-o", exe + ".tmp%d" % os.getpid()] + units + extra
         r = subprocess.run(cmd, capture_output=True, text=True)
