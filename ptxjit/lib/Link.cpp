@@ -13,12 +13,15 @@
 #include "ptxjit/Link.h"
 #include "FrontHalf.h"
 
+#include "support/Contract.h"
 #include "support/Error.h"
 
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/Linker/Linker.h"
 
 #include <map>
@@ -112,7 +115,9 @@ bool checkUndefined(llvm::ArrayRef<PTXUnit> units, const std::map<std::string, S
   return bad;
 }
 
-// Calls whose function type differs from the callee's after linking.
+constexpr const char *kUnitAttr = "ptx2amd.link.unit"; // defining unit of a function, during linking
+
+// Calls whose function type differs from the callee's after linking, at the call's PTX position.
 bool checkPrototypes(const llvm::Module &m, std::vector<Diagnostic> &diags) {
   bool bad = false;
   for (const llvm::Function &f : m)
@@ -122,15 +127,24 @@ bool checkPrototypes(const llvm::Module &m, std::vector<Diagnostic> &diags) {
         if (!cb) continue;
         auto *callee = llvm::dyn_cast<llvm::Function>(cb->getCalledOperand());
         if (!callee || callee->getFunctionType() == cb->getFunctionType()) continue;
+        bool exits = callee->arg_size() && callee->getArg(callee->arg_size() - 1)->getName() == "ptx.exit.flag";
         Diagnostic d = support::noLoc(
-            "'" + f.getName().str() + "' calls '" + callee->getName().str() +
-            "' with a prototype that differs from its definition in another module (an .extern .func "
-            "declared with other parameters, or a .func that may execute 'exit' called across modules, which "
-            "ptx2amd does not support)");
-        d.kind = support::ErrorKind::Unsupported;
+            exits ? "call of '" + callee->getName().str() +
+                        "', which may execute 'exit', from another module: unsupported (an exiting .func "
+                        "takes an exit flag its callers in other modules do not pass)"
+                  : "call of '" + callee->getName().str() +
+                        "' through an .extern prototype whose parameters differ from its definition in another "
+                        "module");
+        d.kind = exits ? support::ErrorKind::Unsupported : support::ErrorKind::InvalidInput;
+        d.file = f.getFnAttribute(kUnitAttr).getValueAsString().str();
+        if (const llvm::MDNode *loc = i.getMetadata(support::md::kLoc); loc && loc->getNumOperands() == 2)
+          if (auto *l = llvm::mdconst::dyn_extract<llvm::ConstantInt>(loc->getOperand(0)))
+            if (auto *c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(loc->getOperand(1))) {
+              d.line = unsigned(l->getZExtValue());
+              d.col = unsigned(c->getZExtValue());
+            }
         diags.push_back(std::move(d));
         bad = true;
-        break;
       }
   return bad;
 }
@@ -204,6 +218,8 @@ translateUnits(llvm::ArrayRef<PTXUnit> units, InputKind kind, llvm::LLVMContext 
       translateFailed = true;
       continue;
     }
+    for (llvm::Function &f : **m)
+      if (!f.isDeclaration()) f.addFnAttr(kUnitAttr, units[i].name);
     mods.push_back(std::move(*m));
   }
   if (translateFailed) {
@@ -247,6 +263,7 @@ translateUnits(llvm::ArrayRef<PTXUnit> units, InputKind kind, llvm::LLVMContext 
   dropDeadFunctions(*dest);
   bool bad = checkUndefined(units, syms, *dest, diags);
   bad |= checkPrototypes(*dest, diags);
+  for (llvm::Function &f : *dest) f.removeFnAttr(kUnitAttr);
   if (bad) return support::invalidInput(support::noLoc("PTX link errors"));
   return dest;
 }
