@@ -148,6 +148,33 @@ CUresult fromElf(const void *Image, std::vector<std::string> &PTX, std::string &
   return CUDA_SUCCESS;
 }
 
+// cuLinkComplete's image (Driver.h); every size is checked against the readable bytes.
+CUresult fromLinkedImage(const void *Image, std::vector<std::string> &PTX, std::string &Msg) {
+  uint32_t Count = 0;
+  const char *P = static_cast<const char *>(Image);
+  if (!readValue(P + 4, Count) || Count == 0) {
+    Msg = "truncated linked image";
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  PTX.clear();
+  uint64_t Off = 8;
+  for (uint32_t I = 0; I < Count; ++I) {
+    uint64_t N = 0;
+    if (!readValue(P + Off, N) || N > MaxImageBytes) {
+      Msg = "truncated linked image";
+      return CUDA_ERROR_INVALID_IMAGE;
+    }
+    std::vector<uint8_t> B = readBounded(P + Off + 8, N);
+    if (B.size() != N) {
+      Msg = "truncated linked image";
+      return CUDA_ERROR_INVALID_IMAGE;
+    }
+    PTX.emplace_back(reinterpret_cast<const char *>(B.data()), B.size());
+    Off += 8 + N;
+  }
+  return CUDA_SUCCESS;
+}
+
 CUresult fromContainerAt(const void *P, std::vector<std::string> &PTX, std::string &Msg) {
   uint8_t Hdr[16];
   std::vector<uint8_t> H = readBounded(P, sizeof Hdr);
@@ -174,6 +201,7 @@ CUresult imagePTX(const void *Image, std::vector<std::string> &PTX, std::string 
     return CUDA_ERROR_INVALID_VALUE;
   }
   if (Magic == 0x464c457fu) return fromElf(Image, PTX, Msg); // "\x7fELF"
+  if (Magic == LinkedImageMagic) return fromLinkedImage(Image, PTX, Msg);
   if (Magic == ptxfatbin::ContainerMagic) return fromContainerAt(Image, PTX, Msg);
   if (Magic == ptxfatbin::WrapperMagic) {
     struct { uint32_t magic, version; uint64_t data, filename; } W;

@@ -84,6 +84,21 @@ std::vector<ModuleVariable> moduleVariables(const std::string &P) {
   return Out;
 }
 
+CUresult loadImage(const void *Image, const char *Api, DrvModule **Out, std::string *MsgOut = nullptr) {
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  std::vector<std::string> PTX;
+  std::string Msg;
+  CUresult R = imagePTX(Image, PTX, Msg);
+  if (MsgOut) *MsgOut = Msg;
+  if (R == CUDA_ERROR_NO_BINARY_FOR_GPU || R == CUDA_ERROR_INVALID_IMAGE || R == CUDA_ERROR_NOT_SUPPORTED)
+    return failLoud(R, std::string(Api) + ": " + Msg);
+  if (R) return R;
+  return loadModule(C, PTX, "module.ptx", Out);
+}
+
+} // namespace
+
 void writeLog(unsigned N, CUjit_option *Opts, void **Vals, const std::string &Msg) {
   if (!Opts || !Vals) return;
   char *Buf = nullptr;
@@ -100,21 +115,6 @@ void writeLog(unsigned N, CUjit_option *Opts, void **Vals, const std::string &Ms
           static_cast<char *>(Vals[K])[0] = 0;
     }
 }
-
-CUresult loadImage(const void *Image, const char *Api, DrvModule **Out, std::string *MsgOut = nullptr) {
-  DrvContext *C;
-  if (CUresult R = currentContext(&C)) return R;
-  std::vector<std::string> PTX;
-  std::string Msg;
-  CUresult R = imagePTX(Image, PTX, Msg);
-  if (MsgOut) *MsgOut = Msg;
-  if (R == CUDA_ERROR_NO_BINARY_FOR_GPU || R == CUDA_ERROR_INVALID_IMAGE || R == CUDA_ERROR_NOT_SUPPORTED)
-    return failLoud(R, std::string(Api) + ": " + Msg);
-  if (R) return R;
-  return loadModule(C, PTX, "module.ptx", Out);
-}
-
-} // namespace
 
 CUresult loadModule(DrvContext *Ctx, const std::vector<std::string> &PTX, const std::string &Name, DrvModule **Out) {
   if (PTX.empty()) return CUDA_ERROR_INVALID_IMAGE;
