@@ -143,7 +143,7 @@ CUresult cuLinkComplete(CUlinkState State, void **CubinOut, size_t *SizeOut) {
     if (Log.empty()) Log = llvm::toString(M.takeError());
     else llvm::consumeError(M.takeError());
     writeLog(L->nopts, L->opts.data(), L->vals.data(), Log);
-    return failLoud(CUDA_ERROR_INVALID_PTX, "cuLinkComplete: linking failed:\n" + Log);
+    return failLoud(CUDA_ERROR_INVALID_SOURCE, "cuLinkComplete: linking failed:\n" + Log); // 300, as the H200 answers
   }
   L->image = makeLinkedImage(L->ptx);
   *CubinOut = L->image.data();
