@@ -529,8 +529,13 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *Out, const cudaResource
     T.address[0] = T.address[1] = T.address[2] = PTX_TEX_ADDR_BORDER;
     for (float &C : T.border_color) C = 0.0f;
   }
-  // maxAnisotropy, the mipmap fields and seamlessCubemap only act on
-  // mipmapped / cubemap resources, which are refused above.
+  // Seamless cube filtering blends texels of neighbouring faces at the edges; the device
+  // library clamps to the face, which equals it for point sampling only.
+  if (Tex->seamlessCubemap && T.geometry == PTX_TEX_GEOM_CUBE && T.filter == PTX_TEX_FILTER_LINEAR)
+    return fail(cudaErrorNotSupported,
+                std::string(Call) + ": unsupported CUDA feature: seamless cubemap filtering (linear filtering across "
+                                    "cube faces)");
+  // maxAnisotropy and the mipmap fields only act on mipmapped resources, which are refused above.
   TexObject Obj;
   Obj.res = *Res;
   Obj.tex = *Tex;
