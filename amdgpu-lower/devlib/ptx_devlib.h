@@ -232,6 +232,13 @@ uint32_t __ptx_mbarrier_pending_count(uint64_t state);
  * reads zero / the store is dropped). */
 uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
                    uint32_t float_coords, uint32_t float_result, uint32_t comp);
+/* tex.a1d (dims 1) / tex.a2d (dims 2): layer `layer` (an unsigned index, clamped to the
+ * last layer), coordinates x, y as for __ptx_tex. */
+uint32_t __ptx_tex_layered(uint64_t h, uint32_t dims, uint32_t layer, uint32_t x, uint32_t y,
+                           uint32_t float_coords, uint32_t float_result, uint32_t comp);
+/* tex.cube (cube 0) / tex.acube: direction (x, y, z) as float bits, cube index `cube`. */
+uint32_t __ptx_tex_cube(uint64_t h, uint32_t cube, uint32_t x, uint32_t y, uint32_t z, uint32_t float_result,
+                        uint32_t comp);
 uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
                          uint32_t bytes, uint32_t mode);
 

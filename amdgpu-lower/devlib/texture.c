@@ -12,6 +12,10 @@
  * 0. Results are returned one component at a time as 32-bit patterns (the
  * devlib ABI has no aggregates): float bits for float reads, the integer
  * for element-type integer reads.
+ * Arrays (tex.a1d / a2d) read one layer, cubes (tex.cube / acube) pick a face and
+ * face coordinates from a direction; explicit LOD / gradients (tex.level / tex.grad)
+ * sample level 0, the only level of the resources the runtime creates (mipmapped
+ * arrays are refused there).
  * Surfaces (suld.b / sust.b): x is a byte offset, y a row, z a slice; an
  * out-of-range access traps (.trap), is clamped to the last valid position
  * (.clamp) or reads zero / is dropped (.zero, signalled by address 0).
@@ -110,7 +114,7 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
                       uint32_t c, int as_float) {
   int32_t ai = address_index(d, 0, i);
   int32_t aj = dims > 1 ? address_index(d, 1, j) : 0;
-  int32_t ak = dims > 2 ? address_index(d, 2, k) : 0;
+  int32_t ak = dims > 2 ? address_index(d, 2, k) : k; /* 1D/2D: k is the layer (arrays, cube faces) */
   if (ai < 0 || aj < 0 || ak < 0)
     return as_float ? __builtin_bit_cast(uint32_t, border(d, c)) : 0u;
   return channel(d, ai, aj, ak, c, as_float);
@@ -118,22 +122,27 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
 
 static float weight9(float f) { return __builtin_rintf(f * 256.0f) / 256.0f; }
 
-uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
-                   uint32_t float_coords, uint32_t float_result, uint32_t comp) {
-  const ptx_tex_desc *d = desc_of(h);
+/* One sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D array or cube
+ * (dims 1/2; layer < 0: not layered). Coordinates as in __ptx_tex; `cube` means the
+ * coordinates are face coordinates (s, t) in [0,1], scaled by the face width whatever the
+ * normalized-coordinates flag, clamped to the face. */
+__attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uint32_t dims, uint32_t xb,
+                                                     uint32_t yb, uint32_t zb,
+                       int32_t layer, int cube, uint32_t float_coords, uint32_t float_result, uint32_t comp) {
   if (d->flags & PTX_TEX_FLAG_SRGB) __builtin_trap();
   int as_float = float_result != 0;
+  int32_t k0 = layer >= 0 ? layer : 0;
   if (!float_coords) /* integer coordinates: point sampling at the texel */
-    return texel(d, dims, (int32_t)xb, (int32_t)yb, (int32_t)zb, comp, as_float);
+    return texel(d, dims, (int32_t)xb, (int32_t)yb, layer >= 0 ? k0 : (int32_t)zb, comp, as_float);
   float c[3] = {__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
                 __builtin_bit_cast(float, zb)};
-  for (uint32_t k = 0; k < dims; ++k) c[k] = texel_coord(d, k, c[k]);
+  for (uint32_t k = 0; k < dims; ++k) c[k] = cube ? c[k] * (float)extent(d, k) : texel_coord(d, k, c[k]);
   if (d->filter == PTX_TEX_FILTER_POINT || !as_float) {
-    int32_t i[3] = {0, 0, 0};
+    int32_t i[3] = {0, 0, k0};
     for (uint32_t k = 0; k < dims; ++k) i[k] = (int32_t)__builtin_floorf(c[k]);
     return texel(d, dims, i[0], i[1], i[2], comp, as_float);
   }
-  int32_t i0[3] = {0, 0, 0};
+  int32_t i0[3] = {0, 0, k0};
   float w[3] = {0.0f, 0.0f, 0.0f};
   for (uint32_t k = 0; k < dims; ++k) {
     float xB = c[k] - 0.5f, fl = __builtin_floorf(xB);
@@ -153,6 +162,49 @@ uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t
         acc += wt * v;
       }
   return __builtin_bit_cast(uint32_t, acc);
+}
+
+uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
+                   uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  return sample(desc_of(h), dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+}
+
+/* The layer of an array access: the index clamped to [0, layers-1] as an unsigned value
+ * (the H200 reads the last layer for -1 and for indices past the end). */
+static int32_t clamp_layer(const ptx_tex_desc *d, uint32_t layer, uint32_t per) {
+  uint32_t n = d->layers / per;
+  if (n == 0) __builtin_trap();
+  return (int32_t)(layer >= n ? n - 1 : layer);
+}
+
+uint32_t __ptx_tex_layered(uint64_t h, uint32_t dims, uint32_t layer, uint32_t xb, uint32_t yb,
+                           uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = desc_of(h);
+  uint8_t want = dims == 1 ? PTX_TEX_GEOM_1D_ARRAY : PTX_TEX_GEOM_2D_ARRAY;
+  if (d->geometry != want) __builtin_trap(); /* a1d/a2d on another kind of resource */
+  return sample(d, dims, xb, yb, 0u, clamp_layer(d, layer, 1u), 0, float_coords, float_result, comp);
+}
+
+/* Cube maps: the face is the major axis of the direction (x, y, z), ties going to z, then y
+ * (as the H200 resolves them), and (s, t) follow the CUDA programming guide's table; a zero
+ * direction reads the centre of face +z (H200). Cube `cube` of a layered cube map is layers
+ * 6*cube .. 6*cube+5. */
+uint32_t __ptx_tex_cube(uint64_t h, uint32_t cube, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t float_result,
+                        uint32_t comp) {
+  const ptx_tex_desc *d = desc_of(h);
+  if (d->geometry != PTX_TEX_GEOM_CUBE) __builtin_trap();
+  float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
+  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y), az = __builtin_fabsf(z);
+  uint32_t face;
+  float sc, tc, m;
+  if (az >= ax && az >= ay) { m = az; if (z >= 0.0f) { face = 4; sc = x; tc = -y; } else { face = 5; sc = -x; tc = -y; } }
+  else if (ay >= ax) { m = ay; if (y > 0.0f) { face = 2; sc = x; tc = z; } else { face = 3; sc = x; tc = -z; } }
+  else { m = ax; if (x > 0.0f) { face = 0; sc = -z; tc = -y; } else { face = 1; sc = z; tc = -y; } }
+  float s = 0.5f, t = 0.5f;
+  if (m > 0.0f) { s = (sc / m + 1.0f) * 0.5f; t = (tc / m + 1.0f) * 0.5f; }
+  int32_t layer = clamp_layer(d, cube, 6u) * 6 + (int32_t)face;
+  return sample(d, 2, __builtin_bit_cast(uint32_t, s), __builtin_bit_cast(uint32_t, t), 0u, layer, 1, 1u,
+                float_result, comp);
 }
 
 /* Address of a `bytes`-wide surface access at byte x, row y, slice z;

@@ -72,7 +72,7 @@ struct DrvKernel {
   std::string name;
 };
 struct DrvLibrary {
-  std::string ptx;           // empty when `loadError` is set
+  std::vector<std::string> ptx; // empty when `loadError` is set; several: -rdc modules to link
   CUresult loadError = CUDA_SUCCESS;
   std::string loadMessage;
   std::mutex mu;
@@ -80,6 +80,7 @@ struct DrvLibrary {
   std::map<std::string, std::unique_ptr<DrvKernel>> kernels;
 };
 
+struct DrvLinkState; // cuLink* (Link.cpp)
 class HandleTable {
 public:
   static HandleTable &get();
@@ -100,6 +101,7 @@ private:
   std::unordered_set<runtime::Stream *> Streams;
   std::unordered_set<runtime::Event *> Events;
   std::unordered_set<DrvContext *> Contexts;
+  std::unordered_set<DrvLinkState *> Links;
 };
 
 template <> std::unordered_set<DrvModule *> &HandleTable::set<DrvModule>();
@@ -109,6 +111,7 @@ template <> std::unordered_set<DrvKernel *> &HandleTable::set<DrvKernel>();
 template <> std::unordered_set<runtime::Stream *> &HandleTable::set<runtime::Stream>();
 template <> std::unordered_set<runtime::Event *> &HandleTable::set<runtime::Event>();
 template <> std::unordered_set<DrvContext *> &HandleTable::set<DrvContext>();
+template <> std::unordered_set<DrvLinkState *> &HandleTable::set<DrvLinkState>();
 
 // ---- process state --------------------------------------------------------------
 // CUDA_ERROR_NOT_INITIALIZED before cuInit; the platform after.
@@ -135,8 +138,14 @@ CUresult moduleFunction(DrvModule *M, const char *Name, DrvFunction **Out);
 // PTX text, a fat binary wrapper or container (compressed entries too), or an ELF holding
 // .nv_fatbin. Every size is bounded by the readable bytes. A cubin / SASS-only image gives
 // CUDA_ERROR_NO_BINARY_FOR_GPU and `Msg` naming its sm_XX and how to rebuild with PTX.
-CUresult imagePTX(const void *Image, std::string &PTX, std::string &Msg);
+CUresult imagePTX(const void *Image, std::vector<std::string> &PTX, std::string &Msg);
+// cuLinkComplete's image (Link.cpp): "P2AL" (LinkedImageMagic), u32 count, then count x
+// {u64 size, size bytes of PTX}; imagePTX returns its modules, which the load links.
+inline constexpr uint32_t LinkedImageMagic = 0x4C413250u;
+std::vector<uint8_t> makeLinkedImage(const std::vector<std::string> &Ptx);
+// Writes Msg into the CU_JIT_ERROR_LOG_BUFFER of a JIT option list (if any).
+void writeLog(unsigned N, CUjit_option *Opts, void **Vals, const std::string &Msg);
 // Loads PTX as a module of Ctx (module-scope variables kept addressable by name).
-CUresult loadModule(DrvContext *Ctx, const std::string &PTX, const std::string &Name, DrvModule **Out);
+CUresult loadModule(DrvContext *Ctx, const std::vector<std::string> &PTX, const std::string &Name, DrvModule **Out);
 
 } // namespace cudadrv

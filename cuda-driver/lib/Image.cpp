@@ -7,7 +7,8 @@
 // fatbin/'s ptxfatbin readers, which bound every read by the buffer). Kinds: PTX text; a
 // fat binary wrapper (__fatBinC_Wrapper_t) or container; an ELF: an NVIDIA cubin
 // (EM_CUDA) -> CUDA_ERROR_NO_BINARY_FOR_GPU naming its sm_XX, any other ELF -> the PTX of
-// its .nv_fatbin section.
+// its .nv_fatbin section. A version-2 wrapper (-rdc) or an ELF of relocatable objects gives
+// several PTX modules, which the module load links.
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -66,7 +67,7 @@ std::string rebuildHint(const std::set<uint32_t> &Archs) {
          " (or -arch=sm_XX, which embeds compute_XX PTX too)";
 }
 
-CUresult fromContainers(llvm::ArrayRef<uint8_t> Bytes, std::string &PTX, std::string &Msg) {
+CUresult fromContainers(llvm::ArrayRef<uint8_t> Bytes, std::vector<std::string> &PTX, std::string &Msg) {
   auto Cs = ptxfatbin::parseContainers(Bytes);
   if (!Cs) {
     Msg = "malformed fat binary: " + llvm::toString(Cs.takeError());
@@ -85,7 +86,7 @@ CUresult fromContainers(llvm::ArrayRef<uint8_t> Bytes, std::string &PTX, std::st
       Msg = "fat binary entry: " + llvm::toString(Text.takeError());
       return CUDA_ERROR_INVALID_IMAGE;
     }
-    PTX = std::move(*Text);
+    PTX = {std::move(*Text)};
     return CUDA_SUCCESS;
   }
   if (!Sass.empty()) {
@@ -96,7 +97,7 @@ CUresult fromContainers(llvm::ArrayRef<uint8_t> Bytes, std::string &PTX, std::st
   return CUDA_ERROR_INVALID_IMAGE;
 }
 
-CUresult fromElf(const void *Image, std::string &PTX, std::string &Msg) {
+CUresult fromElf(const void *Image, std::vector<std::string> &PTX, std::string &Msg) {
   uint8_t Hdr[64];
   std::vector<uint8_t> H = readBounded(Image, sizeof Hdr);
   if (H.size() < sizeof Hdr || H[4] != 2 /*ELFCLASS64*/) {
@@ -133,15 +134,48 @@ CUresult fromElf(const void *Image, std::string &PTX, std::string &Msg) {
     Msg = "ELF image without a .nv_fatbin holding PTX";
     return CUDA_ERROR_INVALID_IMAGE;
   }
-  if (Mods->size() > 1) {
-    Msg = "ELF image with " + std::to_string(Mods->size()) + " PTX modules (-rdc objects need linking)";
-    return CUDA_ERROR_NOT_SUPPORTED;
-  }
-  PTX = std::move((*Mods)[0].text);
+  // Several modules: relocatable (-rdc) objects are linked into one image; independent
+  // modules cannot be one CUmodule.
+  if (Mods->size() > 1)
+    for (const ptxfatbin::PTXModule &M : *Mods)
+      if (!M.relocatable()) {
+        Msg = "ELF image with " + std::to_string(Mods->size()) +
+              " PTX modules, not all relocatable (-rdc): they cannot form one module";
+        return CUDA_ERROR_NOT_SUPPORTED;
+      }
+  PTX.clear();
+  for (ptxfatbin::PTXModule &M : *Mods) PTX.push_back(std::move(M.text));
   return CUDA_SUCCESS;
 }
 
-CUresult fromContainerAt(const void *P, std::string &PTX, std::string &Msg) {
+// cuLinkComplete's image (Driver.h); every size is checked against the readable bytes.
+CUresult fromLinkedImage(const void *Image, std::vector<std::string> &PTX, std::string &Msg) {
+  uint32_t Count = 0;
+  const char *P = static_cast<const char *>(Image);
+  if (!readValue(P + 4, Count) || Count == 0) {
+    Msg = "truncated linked image";
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  PTX.clear();
+  uint64_t Off = 8;
+  for (uint32_t I = 0; I < Count; ++I) {
+    uint64_t N = 0;
+    if (!readValue(P + Off, N) || N > MaxImageBytes) {
+      Msg = "truncated linked image";
+      return CUDA_ERROR_INVALID_IMAGE;
+    }
+    std::vector<uint8_t> B = readBounded(P + Off + 8, N);
+    if (B.size() != N) {
+      Msg = "truncated linked image";
+      return CUDA_ERROR_INVALID_IMAGE;
+    }
+    PTX.emplace_back(reinterpret_cast<const char *>(B.data()), B.size());
+    Off += 8 + N;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult fromContainerAt(const void *P, std::vector<std::string> &PTX, std::string &Msg) {
   uint8_t Hdr[16];
   std::vector<uint8_t> H = readBounded(P, sizeof Hdr);
   if (H.size() < sizeof Hdr) {
@@ -159,7 +193,7 @@ CUresult fromContainerAt(const void *P, std::string &PTX, std::string &Msg) {
 
 } // namespace
 
-CUresult imagePTX(const void *Image, std::string &PTX, std::string &Msg) {
+CUresult imagePTX(const void *Image, std::vector<std::string> &PTX, std::string &Msg) {
   if (!Image) return CUDA_ERROR_INVALID_VALUE;
   uint32_t Magic = 0;
   if (!readValue(Image, Magic)) {
@@ -167,12 +201,29 @@ CUresult imagePTX(const void *Image, std::string &PTX, std::string &Msg) {
     return CUDA_ERROR_INVALID_VALUE;
   }
   if (Magic == 0x464c457fu) return fromElf(Image, PTX, Msg); // "\x7fELF"
+  if (Magic == LinkedImageMagic) return fromLinkedImage(Image, PTX, Msg);
   if (Magic == ptxfatbin::ContainerMagic) return fromContainerAt(Image, PTX, Msg);
   if (Magic == ptxfatbin::WrapperMagic) {
     struct { uint32_t magic, version; uint64_t data, filename; } W;
     if (!readValue(Image, W) || !W.data) {
       Msg = "truncated fat binary wrapper";
       return CUDA_ERROR_INVALID_IMAGE;
+    }
+    if (W.version == 2) {
+      // -rdc (nvcc's link.stub): the wrapper lists every object's prelinked fatbin; their
+      // relocatable PTX modules are linked into one image. ptxFromWrapper bounds every read.
+      auto Mods = ptxfatbin::ptxFromWrapper(Image, PtxArch);
+      if (!Mods) {
+        Msg = "fat binary wrapper (version 2): " + llvm::toString(Mods.takeError());
+        return CUDA_ERROR_INVALID_IMAGE;
+      }
+      if (Mods->empty()) {
+        Msg = "-rdc fat binary without PTX (compile with -gencode arch=compute_XX,code=compute_XX)";
+        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+      }
+      PTX.clear();
+      for (ptxfatbin::PTXModule &M : *Mods) PTX.push_back(std::move(M.text));
+      return CUDA_SUCCESS;
     }
     return fromContainerAt(reinterpret_cast<const void *>(W.data), PTX, Msg);
   }
@@ -194,7 +245,7 @@ CUresult imagePTX(const void *Image, std::string &PTX, std::string &Msg) {
     Msg = "image is neither PTX text, a fat binary nor an ELF";
     return CUDA_ERROR_INVALID_IMAGE;
   }
-  PTX = std::move(Text);
+  PTX = {std::move(Text)};
   return CUDA_SUCCESS;
 }
 

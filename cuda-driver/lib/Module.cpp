@@ -84,6 +84,21 @@ std::vector<ModuleVariable> moduleVariables(const std::string &P) {
   return Out;
 }
 
+CUresult loadImage(const void *Image, const char *Api, DrvModule **Out, std::string *MsgOut = nullptr) {
+  DrvContext *C;
+  if (CUresult R = currentContext(&C)) return R;
+  std::vector<std::string> PTX;
+  std::string Msg;
+  CUresult R = imagePTX(Image, PTX, Msg);
+  if (MsgOut) *MsgOut = Msg;
+  if (R == CUDA_ERROR_NO_BINARY_FOR_GPU || R == CUDA_ERROR_INVALID_IMAGE || R == CUDA_ERROR_NOT_SUPPORTED)
+    return failLoud(R, std::string(Api) + ": " + Msg);
+  if (R) return R;
+  return loadModule(C, PTX, "module.ptx", Out);
+}
+
+} // namespace
+
 void writeLog(unsigned N, CUjit_option *Opts, void **Vals, const std::string &Msg) {
   if (!Opts || !Vals) return;
   char *Buf = nullptr;
@@ -101,30 +116,19 @@ void writeLog(unsigned N, CUjit_option *Opts, void **Vals, const std::string &Ms
     }
 }
 
-CUresult loadImage(const void *Image, const char *Api, DrvModule **Out, std::string *MsgOut = nullptr) {
-  DrvContext *C;
-  if (CUresult R = currentContext(&C)) return R;
-  std::string PTX, Msg;
-  CUresult R = imagePTX(Image, PTX, Msg);
-  if (MsgOut) *MsgOut = Msg;
-  if (R == CUDA_ERROR_NO_BINARY_FOR_GPU || R == CUDA_ERROR_INVALID_IMAGE || R == CUDA_ERROR_NOT_SUPPORTED)
-    return failLoud(R, std::string(Api) + ": " + Msg);
-  if (R) return R;
-  return loadModule(C, PTX, "module.ptx", Out);
-}
-
-} // namespace
-
-CUresult loadModule(DrvContext *Ctx, const std::string &PTX, const std::string &Name, DrvModule **Out) {
+CUresult loadModule(DrvContext *Ctx, const std::vector<std::string> &PTX, const std::string &Name, DrvModule **Out) {
+  if (PTX.empty()) return CUDA_ERROR_INVALID_IMAGE;
   runtime::ModuleSource Src;
-  Src.ptx = PTX;
+  Src.ptx = PTX[0];
+  Src.linkedPtx.assign(PTX.begin() + 1, PTX.end()); // -rdc modules, linked into one image
   Src.name = Name;
   // The host may write any of them (cuModuleGetGlobal + a copy, cudaMemcpyToSymbol): all are
   // host-visible, and every one larger than an empty object (1 byte) forbids per-kernel images.
-  for (const ModuleVariable &V : moduleVariables(PTX)) {
-    Src.hostVisibleGlobals.push_back(V.name);
-    if (V.bytes > 1) Src.hostMutableGlobals.push_back(V.name);
-  }
+  for (const std::string &Text : PTX)
+    for (const ModuleVariable &V : moduleVariables(Text)) {
+      Src.hostVisibleGlobals.push_back(V.name);
+      if (V.bytes > 1) Src.hostMutableGlobals.push_back(V.name);
+    }
   auto M = Ctx->core->loadModule(Src);
   if (!M) return fail(M.takeError(), "cuModuleLoadData");
   auto *D = new DrvModule;
@@ -161,10 +165,16 @@ CUresult resolveFunction(CUfunction F, DrvFunction **Out) {
   return CUDA_ERROR_INVALID_HANDLE;
 }
 
-static CUresult libraryModule(DrvLibrary *Lib, DrvModule **Out) {
+// The library's module in the current context; with `AnyContext`, when none is current, in
+// device 0's primary context (cuLibraryGetKernel needs no context in CUDA 13: static cudart
+// calls it before making one current when a program's first runtime call is a launch).
+static CUresult libraryModule(DrvLibrary *Lib, DrvModule **Out, bool AnyContext = false) {
   if (Lib->loadError) return failLoud(Lib->loadError, "cuLibrary: " + Lib->loadMessage);
   DrvContext *C;
-  if (CUresult R = currentContext(&C)) return R;
+  if (CUresult R = currentContext(&C)) {
+    if (!AnyContext) return R;
+    if (CUresult P = primaryContext(0, &C)) return P;
+  }
   std::lock_guard<std::mutex> L(Lib->mu);
   DrvModule *&M = Lib->modules[C];
   if (!M) {
@@ -309,7 +319,7 @@ CUresult cuLibraryGetKernel(CUkernel *Kernel, CUlibrary Lib, const char *Name) {
   DrvLibrary *L = liveLibrary(Lib);
   if (!L) return CUDA_ERROR_INVALID_HANDLE;
   DrvModule *M;
-  if (CUresult R = libraryModule(L, &M)) return R;
+  if (CUresult R = libraryModule(L, &M, /*AnyContext=*/true)) return R;
   DrvFunction *F;
   if (CUresult R = moduleFunction(M, Name, &F)) return R;
   std::lock_guard<std::mutex> G(L->mu);

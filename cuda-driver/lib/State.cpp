@@ -84,6 +84,7 @@ template <> std::unordered_set<DrvModule *> &HandleTable::set() { return Modules
 template <> std::unordered_set<DrvFunction *> &HandleTable::set() { return Functions; }
 template <> std::unordered_set<DrvLibrary *> &HandleTable::set() { return Libraries; }
 template <> std::unordered_set<DrvKernel *> &HandleTable::set() { return Kernels; }
+template <> std::unordered_set<DrvLinkState *> &HandleTable::set() { return Links; }
 template <> std::unordered_set<runtime::Stream *> &HandleTable::set() { return Streams; }
 template <> std::unordered_set<runtime::Event *> &HandleTable::set() { return Events; }
 template <> std::unordered_set<DrvContext *> &HandleTable::set() { return Contexts; }

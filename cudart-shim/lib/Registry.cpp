@@ -4,7 +4,9 @@
 // code of each translation unit declares (formats.md section 2). A fat
 // binary's best PTX (<= sm_90) is read with ptxfatbin and handed to the core
 // (Context::loadModule) on first use: the first launch, symbol access or
-// __cudaInitModule. Registered variables are passed as host-visible globals
+// __cudaInitModule. An -rdc program registers one version-2 wrapper (nvcc's
+// link.stub, through __cudaRegisterLinkedBinary_*) listing every object's
+// prelinked fatbin: their PTX modules are loaded as one linked image. Registered variables are passed as host-visible globals
 // (pinned by the pipeline; those larger than an empty object forbid a
 // per-kernel split). This registry is the shim's only mutable global state.
 //
@@ -76,13 +78,12 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
     return Fail(cudaErrorInvalidKernelImage,
                 "the fat binary holds no PTX (compile with -gencode arch=compute_XX,code=compute_XX or "
                 "-arch=sm_XX, which embeds PTX)");
-  if (Ptx->size() > 1 || (*Ptx)[0].relocatable())
-    return Fail(cudaErrorInvalidKernelImage,
-                "relocatable device code (-rdc) needs PTX linking, which the shim does not do yet (" +
-                    std::to_string(Ptx->size()) + " PTX modules)");
+  // -rdc: a version-2 wrapper lists every object's prelinked fatbin; their
+  // relocatable PTX modules are linked into one image (ptxjit/Link.h).
   runtime::ModuleSource Src;
   Src.ptx = std::string((*Ptx)[0].text);
   Src.name = "fatbin.ptx";
+  for (size_t I = 1; I < Ptx->size(); ++I) Src.linkedPtx.push_back(std::move((*Ptx)[I].text));
   for (auto &[H, V] : R.Vars)
     if (V.mod == &M) {
       Src.hostVisibleGlobals.push_back(V.name);
@@ -92,7 +93,7 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
   if (!L) {
     std::string Msg;
     runtime::Errc E = runtime::takeErrc(L.takeError(), &Msg);
-    return Fail(toCuda(E), "translation of the PTX (sm_" + std::to_string((*Ptx)[0].arch) + ") failed: " + Msg);
+    return Fail(toCuda(E), "translation of the PTX (sm_" + std::to_string((*Ptx)[0].arch) + (Ptx->size() > 1 ? ", " + std::to_string(Ptx->size()) + " -rdc modules linked" : std::string()) + ") failed: " + Msg);
   }
   M.mod = *L;
   M.ptxArch = (*Ptx)[0].arch;

@@ -10,7 +10,7 @@
 // normalized coordinates, border colour; linear, pitch2D and array
 // resources). Whatever the descriptor or the device library cannot represent
 // exactly is refused with an error and a note naming the feature
-// (mipmapped, layered and cubemap arrays, resource views, sRGB, 3-channel and
+// (mipmapped arrays, resource views, sRGB, 3-channel and
 // block-compressed / "normalized" channel kinds), never approximated.
 // Combinations CUDA itself rejects get CUDA's error codes (linear filtering
 // of element-type integer reads: cudaErrorInvalidFilterSetting; normalized
@@ -130,9 +130,13 @@ cudaError_t arrayRegion(const cudaArray &A, size_t XBytes, size_t Y, size_t W, s
 cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc, size_t W, size_t H, size_t D,
                        unsigned Flags, const char *Call) {
   if (!Out || !Desc || W == 0) return fail(cudaErrorInvalidValue, std::string(Call) + ": null argument or zero width");
-  if (Flags & (cudaArrayLayered | cudaArrayCubemap))
-    return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: layered / cubemap arrays "
-                                                           "(the translator has no array or cube texture instructions)");
+  // Layered arrays keep their layers where a 3D array keeps its slices (depth = layer count);
+  // a cube map is 6 layers of width x width faces (6 x cubes when layered too).
+  if ((Flags & cudaArrayCubemap) && (H != W || D == 0 || D % 6 != 0 || (!(Flags & cudaArrayLayered) && D != 6)))
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": a cubemap array needs width == height and depth 6 "
+                                                           "(a multiple of 6 when layered)");
+  if ((Flags & cudaArrayLayered) && D == 0)
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": a layered array needs depth = the number of layers");
   // cudaArrayTextureGather changes nothing here (tld4 reads the same packed layout).
   if (Flags & (cudaArraySparse | cudaArrayDeferredMapping | cudaArrayColorAttachment))
     return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: array flags 0x" +
@@ -140,7 +144,8 @@ cudaError_t allocArray(cudaArray_t *Out, const cudaChannelFormatDesc *Desc, size
                                            " (sparse, deferred mapping, colour attachment)");
   if (Flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather))
     return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown array flags");
-  if (D != 0 && H == 0) return fail(cudaErrorInvalidValue, std::string(Call) + ": a 3D array needs a height");
+  if (D != 0 && H == 0 && !(Flags & cudaArrayLayered))
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": a 3D array needs a height");
   Format F;
   if (cudaError_t E = formatOf(*Desc, F, Call)) return E;
   auto A = std::make_unique<cudaArray>();
@@ -183,6 +188,13 @@ void describeArray(const cudaArray &A, ptx_tex_desc &T) {
   T.layers = 1;
   T.pitch = A.pitch;
   T.geometry = A.depth ? PTX_TEX_GEOM_3D : A.height ? PTX_TEX_GEOM_2D : PTX_TEX_GEOM_1D;
+  if (A.flags & (cudaArrayLayered | cudaArrayCubemap)) { // layers are the depth slices
+    T.layers = uint32_t(A.depth);
+    T.depth = 1;
+    T.geometry = (A.flags & cudaArrayCubemap) ? PTX_TEX_GEOM_CUBE
+                 : A.height                    ? PTX_TEX_GEOM_2D_ARRAY
+                                               : PTX_TEX_GEOM_1D_ARRAY;
+  }
 }
 
 // The resource part of a texture or surface descriptor.
@@ -517,8 +529,13 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *Out, const cudaResource
     T.address[0] = T.address[1] = T.address[2] = PTX_TEX_ADDR_BORDER;
     for (float &C : T.border_color) C = 0.0f;
   }
-  // maxAnisotropy, the mipmap fields and seamlessCubemap only act on
-  // mipmapped / cubemap resources, which are refused above.
+  // Seamless cube filtering blends texels of neighbouring faces at the edges; the device
+  // library clamps to the face, which equals it for point sampling only.
+  if (Tex->seamlessCubemap && T.geometry == PTX_TEX_GEOM_CUBE && T.filter == PTX_TEX_FILTER_LINEAR)
+    return fail(cudaErrorNotSupported,
+                std::string(Call) + ": unsupported CUDA feature: seamless cubemap filtering (linear filtering across "
+                                    "cube faces)");
+  // maxAnisotropy and the mipmap fields only act on mipmapped resources, which are refused above.
   TexObject Obj;
   Obj.res = *Res;
   Obj.tex = *Tex;

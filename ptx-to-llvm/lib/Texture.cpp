@@ -3,15 +3,17 @@
 // Texture and surface objects are 64-bit handles: the generic address of a
 // ptx_tex_desc (amdgpu-lower/devlib/ptx_texture.h) that the runtime shim
 // fills. tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} becomes one devlib
-// __ptx_tex call per destination component (the devlib ABI returns scalars);
+// __ptx_tex call per destination component (the devlib ABI returns scalars),
+// tex.{a1d,a2d} __ptx_tex_layered, tex.{cube,acube} __ptx_tex_cube; the
+// .level / .grad forms sample level 0 (the runtime creates no mipmaps);
 // the sampling (address modes, point / 9-bit-weight linear filtering, read
 // modes) is in devlib texture.c. suld.b / sust.b compute the element address
 // with __ptx_surf_addr (bounds per .trap/.clamp/.zero; address 0 means the
 // .zero case: loads read 0, stores are dropped) and access it directly.
 // txq / suq read the descriptor fields directly (query()); tld4.2d gathers
 // the bilinear footprint with four point fetches (tld4()). Texture
-// references (.texref symbols), array/cube geometries, tld4 on a2d/cube or
-// with depth compare / residency predicate (the parser rejects `{..}|p`), explicit LOD/gradient,
+// references (.texref symbols), tex.base, offsets / depth compare, tld4 on a2d/cube or
+// with depth compare / residency predicate (the parser rejects `{..}|p`),
 // sured, suq.memory_layout, independent-mode samplers and formatted suld.p
 // are explicit errors.
 //
@@ -47,26 +49,43 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
   auto &b = fc.b;
   const auto &ops = in.operands;
   unsigned dims = geometryDims(in);
-  if (!dims || in.has(Mod::Level) || in.has(Mod::Grad) || in.has(Mod::Base))
-    return fc.unsupported(in, "only 1d/2d/3d geometries without explicit LOD or gradients");
+  bool layered = in.has(Mod::A1d) || in.has(Mod::A2d), cube = in.has(Mod::Cube) || in.has(Mod::Acube);
+  if (in.has(Mod::A1d)) dims = 1;
+  if (in.has(Mod::A2d)) dims = 2;
+  if (!dims && !cube) return fc.unsupported(in, "only 1d/2d/3d, a1d/a2d and cube/acube geometries");
+  if (in.has(Mod::Base)) return fc.unsupported(in, "tex.base (mipmap base level)");
+  // Explicit LOD / gradients: the resources the runtime creates have one level (it refuses
+  // mipmapped arrays), where every LOD selects level 0 (H200: tex_layered_cube's lod groups).
+  size_t want = in.has(Mod::Level) ? 3 : in.has(Mod::Grad) ? 4 : 2;
   ptx::Type dt = in.type(0), ct = in.type(1);
   bool floatRes = dt == ptx::Type::F32;
   if (!(floatRes || dt == ptx::Type::S32 || dt == ptx::Type::U32) ||
-      !(ct == ptx::Type::F32 || ct == ptx::Type::S32))
-    return fc.unsupported(in, "result type f32/s32/u32 and coordinate type f32/s32");
-  if (ops.size() != 2 || ops[0].kind != ptx::Operand::Kind::Vec || ops[0].elems.size() != 4)
-    return fc.unsupported(in, "a .v4 destination and [handle, {coords}] (texture references are not supported)");
+      !(ct == ptx::Type::F32 || ct == ptx::Type::S32) || (cube && ct != ptx::Type::F32))
+    return fc.unsupported(in, "result type f32/s32/u32 and coordinate type f32/s32 (f32 for cubes)");
+  if (ops.size() != want || ops[0].kind != ptx::Operand::Kind::Vec || ops[0].elems.size() != 4)
+    return fc.unsupported(in, "a .v4 destination and [handle, {coords}] (texture references, offsets and depth "
+                              "compare are not supported)");
   const ptx::Operand *h = nullptr, *c = nullptr;
-  if (!splitAddr(ops[1], h, c) || c->elems.size() < dims)
+  unsigned first = layered || in.has(Mod::Acube) ? 1 : 0, ncoord = cube ? 3 : dims;
+  if (!splitAddr(ops[1], h, c) || c->elems.size() < first + ncoord)
     return fc.unsupported(in, "a 64-bit texture object handle register and coordinates");
   Value *hv = fc.read(*h, ptx::Type::B64);
+  Value *layer = first ? fc.read(c->elems[0], ptx::Type::S32) : b.getInt32(0);
   Value *co[3] = {b.getInt32(0), b.getInt32(0), b.getInt32(0)};
-  for (unsigned k = 0; k < dims; ++k) co[k] = fc.coerce(fc.read(c->elems[k], ct), fc.i32());
+  for (unsigned k = 0; k < ncoord; ++k) co[k] = fc.coerce(fc.read(c->elems[first + k], ct), fc.i32());
   for (unsigned i = 0; i < 4; ++i) {
     if (ops[0].elems[i].kind == ptx::Operand::Kind::Sink) continue;
-    Value *r = fc.call("__ptx_tex", fc.i32(),
-                       {hv, b.getInt32(dims), co[0], co[1], co[2], b.getInt32(ct == ptx::Type::F32),
-                        b.getInt32(floatRes), b.getInt32(i)});
+    Value *r;
+    if (cube)
+      r = fc.call("__ptx_tex_cube", fc.i32(), {hv, layer, co[0], co[1], co[2], b.getInt32(floatRes), b.getInt32(i)});
+    else if (layered)
+      r = fc.call("__ptx_tex_layered", fc.i32(),
+                  {hv, b.getInt32(dims), layer, co[0], co[1], b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes),
+                   b.getInt32(i)});
+    else
+      r = fc.call("__ptx_tex", fc.i32(),
+                  {hv, b.getInt32(dims), co[0], co[1], co[2], b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes),
+                   b.getInt32(i)});
     fc.write(ops[0].elems[i], fc.coerce(r, fc.llvmType(dt)), dt);
   }
   return true;

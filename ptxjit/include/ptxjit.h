@@ -110,6 +110,15 @@ ptxjit_status ptxjit_options_set_time_stages(ptxjit_options opts, int enabled);
  * it is NULL only on INVALID_ARGUMENT. */
 ptxjit_status ptxjit_compile(ptxjit_context ctx, const char *text, size_t size,
                              ptxjit_options opts, ptxjit_result *out);
+/* Compile and link `count` separately compiled PTX modules (nvcc -rdc / -dc):
+ * each is translated, then they are linked into one image (.extern/.visible/
+ * .weak/.common resolution; a duplicate strong definition or an undefined
+ * .extern is a COMPILATION error naming the positions). names[i] (NULL: the
+ * options' source name) labels module i's diagnostics. count == 1 is
+ * ptxjit_compile. */
+ptxjit_status ptxjit_compile_linked(ptxjit_context ctx, size_t count, const char *const *texts,
+                                    const size_t *sizes, const char *const *names, ptxjit_options opts,
+                                    ptxjit_result *out);
 
 /* Output bytes (NULL/0 when compilation failed). Text outputs are not NUL-terminated. */
 const void *ptxjit_result_data(ptxjit_result r, size_t *size);

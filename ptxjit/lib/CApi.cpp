@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptxjit.h"
 
+#include "ptxjit/Link.h"
 #include "ptxjit/Lowering.h"
 #include "ptx2amd/Version.h"
 #include "support/Error.h"
@@ -141,13 +142,13 @@ void absorb(llvm::Error e, std::vector<Diagnostic> &diags, size_t before) {
   else support::appendDiagnostics(std::move(e), diags);
 }
 
-void compileUncached(const char *text, size_t size, const ptxjit_options_s &o, Payload &out,
+void compileUncached(llvm::ArrayRef<ptxjit::PTXUnit> units, const ptxjit_options_s &o, Payload &out,
                      std::vector<StageTime> *times) {
   using Clock = std::chrono::steady_clock;
   llvm::LLVMContext ctx;
   auto kind = o.input == PTXJIT_INPUT_LLVM_IR ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX;
   size_t before = out.diags.size();
-  auto mod = ptxjit::translate(std::string_view(text, size), o.sourceName, kind, ctx, out.diags, times);
+  auto mod = ptxjit::translateUnits(units, kind, ctx, out.diags, times);
   if (!mod) {
     absorb(mod.takeError(), out.diags, before);
     out.status = statusOf(out.diags);
@@ -355,12 +356,29 @@ ptxjit_status ptxjit_compile(ptxjit_context ctx, const char *text, size_t size, 
                              ptxjit_result *out) {
   if (!out) return PTXJIT_ERROR_INVALID_ARGUMENT;
   *out = nullptr;
-  if (!ctx || !o || (!text && size)) return PTXJIT_ERROR_INVALID_ARGUMENT;
+  if (!o || (!text && size)) return PTXJIT_ERROR_INVALID_ARGUMENT;
+  const char *name = o->sourceName.c_str();
+  return ptxjit_compile_linked(ctx, 1, &text, &size, &name, o, out);
+}
+
+ptxjit_status ptxjit_compile_linked(ptxjit_context ctx, size_t count, const char *const *texts, const size_t *sizes,
+                                    const char *const *names, ptxjit_options o, ptxjit_result *out) {
+  if (!out) return PTXJIT_ERROR_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (!ctx || !o || !count || !texts || !sizes) return PTXJIT_ERROR_INVALID_ARGUMENT;
+  for (size_t i = 0; i < count; ++i)
+    if (!texts[i] && sizes[i]) return PTXJIT_ERROR_INVALID_ARGUMENT;
   if (o->archs.empty()) return PTXJIT_ERROR_INVALID_ARGUMENT;
   if (o->emit != PTXJIT_EMIT_BUNDLE && o->archs.size() != 1) return PTXJIT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
+    std::vector<ptxjit::PTXUnit> units;
     std::string keyText = toolchainVersion() + "\n" + o->cacheKeyText() + "\n";
-    keyText.append(text ? text : "", size);
+    for (size_t i = 0; i < count; ++i) {
+      std::string_view name = names && names[i] ? std::string_view(names[i]) : std::string_view(o->sourceName);
+      units.push_back({std::string_view(texts[i] ? texts[i] : "", sizes[i]), name});
+      if (count > 1) keyText += "unit " + std::string(name) + " " + std::to_string(sizes[i]) + "\n";
+      keyText.append(texts[i] ? texts[i] : "", sizes[i]);
+    }
     llvm::XXH128_hash_t h = llvm::xxh3_128bits(
         llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(keyText.data()), keyText.size()));
     Key key{h.low64, h.high64};
@@ -379,7 +397,7 @@ ptxjit_status ptxjit_compile(ptxjit_context ctx, const char *text, size_t size, 
     }
     if (!result->payload) {
       auto p = std::make_shared<Payload>();
-      compileUncached(text ? text : "", size, *o, *p, o->timeStages ? &result->stages : nullptr);
+      compileUncached(units, *o, *p, o->timeStages ? &result->stages : nullptr);
       if (p->ok) p->status = PTXJIT_SUCCESS;
       else if (p->status == PTXJIT_SUCCESS) p->status = PTXJIT_ERROR_COMPILATION;
       result->payload = p;

@@ -1,6 +1,6 @@
 //===- FrontHalf.cpp - PTX text -> translated/lowered llvm::Module ----------===//
 //
-// ptx::parse -> ptx2llvm::translate (or LLVM IR text, for the lowering's own
+// ptx::parse (parseUnit) -> ptx2llvm::translate (translateParsed) (or LLVM IR text, for the lowering's own
 // tests) and the lowered-module C++ entry used by the emulator. Every stage
 // reports support::Diagnostic (the translator's typed errors are flattened
 // with support::appendDiagnostics), so one structured list flows to the C
@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxjit/Lowering.h"
+#include "FrontHalf.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
@@ -37,6 +38,13 @@ translate(std::string_view text, std::string_view sourceName, InputKind kind, ll
     }
     return m;
   }
+  auto pr = parseUnit(text, sourceName, diags, times);
+  if (!pr) return pr.takeError();
+  return translateParsed(*pr->module, sourceName, ctx, diags, times);
+}
+
+llvm::Expected<ptx::ParseResult> parseUnit(std::string_view text, std::string_view sourceName,
+                                           std::vector<Diagnostic> &diags, std::vector<amdgpulower::StageTime> *times) {
   support::StageTimer parseTime(times, "parse");
   ptx::ParseResult pr = ptx::parse(text, sourceName);
   for (Diagnostic d : pr.diags.all()) {
@@ -45,10 +53,16 @@ translate(std::string_view text, std::string_view sourceName, InputKind kind, ll
   }
   parseTime.stop();
   if (!pr.ok() || !pr.module) return support::invalidInput(support::noLoc("PTX parse errors"));
+  return pr;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>> translateParsed(const ptx::Module &pm, std::string_view sourceName,
+                                                              llvm::LLVMContext &ctx, std::vector<Diagnostic> &diags,
+                                                              std::vector<amdgpulower::StageTime> *times) {
   support::StageTimer translateTime(times, "translate");
   ptx2llvm::Options to;
   to.sourceName = std::string(sourceName);
-  auto m = ptx2llvm::translate(*pr.module, ctx, to);
+  auto m = ptx2llvm::translate(pm, ctx, to);
   translateTime.stop();
   if (!m) {
     llvm::Error e = m.takeError();

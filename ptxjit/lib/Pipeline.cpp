@@ -1,6 +1,6 @@
 //===- Pipeline.cpp - the one pipeline driver (ptxjit/Pipeline.h) -----------===//
 //
-// PTX -> translated module -> host-visible globals pinned -> lowered module
+// PTX -> translated module (several -rdc units: linked, Link.h) -> host-visible globals pinned -> lowered module
 // (for the emulator) and/or code object (for hardware), plus the per-kernel
 // image extraction the runtime uses for modules whose total static LDS is
 // too large for one work-group. This is the only place outside the stages
@@ -53,12 +53,17 @@ std::string renderErrors(const std::vector<Diagnostic> &Diags) {
 
 llvm::Expected<PipelineResult> compilePTX(std::string_view ptx, std::string_view sourceName,
                                           const PipelineOptions &opts) {
+  PTXUnit U{ptx, sourceName};
+  return compilePTXUnits(U, opts);
+}
+
+llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, const PipelineOptions &opts) {
   PipelineResult R;
   R.context = std::make_unique<llvm::LLVMContext>();
   auto Fail = [&](llvm::Error E) -> llvm::Error {
     return llvm::createStringError(llvm::toString(std::move(E)) + renderErrors(R.diags));
   };
-  auto Mod = translate(ptx, sourceName, InputKind::PTX, *R.context, R.diags);
+  auto Mod = translateUnits(units, InputKind::PTX, *R.context, R.diags);
   if (!Mod) return Fail(Mod.takeError());
   pinGlobals(**Mod, opts.pinGlobals);
   amdgpulower::LowerOptions LO;

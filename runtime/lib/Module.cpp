@@ -117,6 +117,12 @@ CodeObjectCache *diskCache() {
   return C.get();
 }
 
+std::vector<std::string> allUnits(const ModuleSource &Src) {
+  std::vector<std::string> U{Src.ptx};
+  U.insert(U.end(), Src.linkedPtx.begin(), Src.linkedPtx.end());
+  return U;
+}
+
 CacheKey keyOf(const ModuleSource &Src, const ptxjit::PipelineOptions &O) {
   amdgpulower::LowerOptions LO;
   LO.arch = O.arch;
@@ -128,7 +134,9 @@ CacheKey keyOf(const ModuleSource &Src, const ptxjit::PipelineOptions &O) {
   std::sort(Pins.begin(), Pins.end());
   std::string Joined;
   for (const std::string &N : Pins) Joined += (Joined.empty() ? "" : ",") + N;
-  return makeCacheKey(Src.ptx, O.arch, optionsFingerprint(LO, CacheInputKind::PTX, {{"pin", Joined}}));
+  std::string Text = Src.linkedPtx.empty() ? std::string() : linkedPtxKeyText(allUnits(Src));
+  return makeCacheKey(Src.linkedPtx.empty() ? llvm::StringRef(Src.ptx) : llvm::StringRef(Text), O.arch,
+                      optionsFingerprint(LO, CacheInputKind::PTX, {{"pin", Joined}}));
 }
 #endif
 
@@ -174,7 +182,11 @@ llvm::Expected<ptxjit::PipelineResult> translateOrReuse(const ModuleSource &Src,
   }
   if (HaveAll) return Hit;
 #endif
-  auto R = ptxjit::compilePTX(Src.ptx, Src.name, O);
+  std::vector<std::string> Names{Src.name};
+  std::vector<ptxjit::PTXUnit> Units{{Src.ptx, Names[0]}};
+  for (size_t I = 0; I < Src.linkedPtx.size(); ++I) Names.push_back(Src.name + "." + std::to_string(I + 1));
+  for (size_t I = 0; I < Src.linkedPtx.size(); ++I) Units.push_back({Src.linkedPtx[I], Names[I + 1]});
+  auto R = ptxjit::compilePTXUnits(Units, O);
 #if PTX2AMD_HAVE_CACHE
   if (R && Cache) {
     if (!R->codeObject.empty()) llvm::consumeError(Cache->publish(Key, "hsaco", R->codeObject));
@@ -216,7 +228,10 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
       }
     return makeError(Errc::InvalidKernelImage, "translation of the PTX for " + DP.arch + " failed:\n" + Msg);
   }
-  Log->info("loaded {} ({} bytes of PTX, {} kernels) for {} in {:.3f} s", Src.name, Src.ptx.size(),
+  size_t PtxBytes = Src.ptx.size();
+  for (const std::string &L : Src.linkedPtx) PtxBytes += L.size();
+  Log->info("loaded {} ({} bytes of PTX in {} module(s), {} kernels) for {} in {:.3f} s", Src.name, PtxBytes,
+            1 + Src.linkedPtx.size(),
             R->kernels.size(), DP.arch,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
   auto I = std::make_unique<Module::Impl>();

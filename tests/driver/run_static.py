@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "shim"))
-from run_shim import golden  # noqa: E402  (the shim's rule for a current H200 golden)
+from run_shim import golden, newest_mtime, program_sources  # noqa: E402  (the shim's rules)
 
 def main():
     ap = argparse.ArgumentParser()
@@ -49,22 +49,24 @@ def main():
                     help="compile in the source's directory so __FILE__ is the bare file name")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
-    src = a.source or os.path.join(a.corpus, a.prog + ".cu")
+    if a.source:
+        src, units = a.source, [a.source]
+        m = re.search(r"^// nvcc-flags:(.*)$", open(src).read(), re.M)
+        extra = m.group(1).split() if m else []
+    else:  # a corpus program: one .cu, or the translation units of multi/<prog>/ (-rdc)
+        src, units, extra = program_sources(a.corpus, a.prog)
     name = os.path.splitext(os.path.basename(src))[0]
-    text = open(src).read()
-    m = re.search(r"^// nvcc-flags:(.*)$", text, re.M)
-    extra = m.group(1).split() if m else []
     os.makedirs(a.work, exist_ok=True)
     if a.shim_dir:
         extra = ["-cudart", "shared"] + extra
     if a.link_cuda:
         extra += ["-L" + os.path.join(os.path.dirname(os.path.dirname(a.nvcc)), "lib64", "stubs"), "-lcuda"]
     exe = os.path.join(a.work, name + (".shared" if a.shim_dir else ".static"))
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+    if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
         tmp = exe + ".tmp%d" % os.getpid()
         where = os.path.dirname(os.path.abspath(src)) if a.relative_file else None
-        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", os.path.abspath(tmp),
-               os.path.basename(src) if where else src] + extra
+        srcs = [os.path.basename(u) for u in units] if where else units
+        cmd = [a.nvcc, "-O2", "-std=c++17", "-gencode", "arch=compute_90,code=compute_90", "-o", os.path.abspath(tmp)] + srcs + extra
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=where)
         if r.returncode != 0:
             print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Run one corpus program through ptx2amd's runtime shim (issue 4 items 4-5).
 
-Compiles tests/corpus/<prog>.cu with `nvcc -cudart shared` (PTX for compute_90
+Compiles tests/corpus/<prog>.cu (or the translation units of tests/corpus/multi/<prog>/ with
+-rdc=true) with `nvcc -cudart shared` (PTX for compute_90
 embedded, plus the program's own `// nvcc-flags:`), runs the executable with
 LD_LIBRARY_PATH pointing at the shim (libcudart.so.13 -> amdgpu-emu) and
 PTX2AMD_ARCH / PTX2AMD_WARP_POLICY set, and requires: exit status 0, a stdout
@@ -13,13 +14,46 @@ and run wall times.
 import argparse, hashlib, os, re, subprocess, sys, time
 
 
+def source_sha256(src):
+    """sha256 of a program: its .cu file, or for a multi-file (-rdc) program every file of its
+    folder concatenated in name order (as the H200 recording script hashes it)."""
+    h = hashlib.sha256()
+    for f in ([os.path.join(src, n) for n in sorted(os.listdir(src))] if os.path.isdir(src) else [src]):
+        h.update(open(f, "rb").read())
+    return h.hexdigest()
+
+
+def program_sources(corpus, prog):
+    """(src, units, nvcc flags) of a program: <corpus>/<prog>.cu, or <corpus>/multi/<prog>/*.cu,
+    separately compiled translation units (nvcc -rdc=true) linked into one executable; src is the
+    file or the folder (what source_sha256 and the rebuild check look at)."""
+    src = os.path.join(corpus, prog + ".cu")
+    units = [src]
+    multi = os.path.join(corpus, "multi", prog)
+    if os.path.isdir(multi):
+        src = multi
+        units = [os.path.join(multi, n) for n in sorted(os.listdir(multi)) if n.endswith(".cu")]
+    extra = ["-rdc=true"] if os.path.isdir(src) else []
+    for u in units:
+        m = re.search(r"^// nvcc-flags:(.*)$", open(u).read(), re.M)
+        if m:
+            extra += m.group(1).split()
+    return src, units, extra
+
+
+def newest_mtime(src):
+    if os.path.isdir(src):
+        return max(os.path.getmtime(os.path.join(src, n)) for n in os.listdir(src))
+    return os.path.getmtime(src)
+
+
 def golden(golden_dir, prog, src):
     meta = os.path.join(golden_dir, prog + ".meta")
     out = os.path.join(golden_dir, prog + ".stdout")
     if not (os.path.exists(meta) and os.path.exists(out)):
         return None, "no golden"
     fields = dict(l.split(" ", 1) for l in open(meta).read().splitlines() if " " in l)
-    sha = hashlib.sha256(open(src, "rb").read()).hexdigest()
+    sha = source_sha256(src)
     if fields.get("source_sha256", "").strip() != sha:
         return None, "golden stale (source changed since recording)"
     if fields.get("compile_status", "").strip() != "0" or fields.get("exit_status", "").strip() != "0":
@@ -52,19 +86,14 @@ def main():
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
-    src = os.path.join(a.corpus, a.prog + ".cu")
-    text = open(src).read()
-    extra = []
-    m = re.search(r"^// nvcc-flags:(.*)$", text, re.M)
-    if m:
-        extra = m.group(1).split()
+    src, units, extra = program_sources(a.corpus, a.prog)
     os.makedirs(a.work, exist_ok=True)
     exe = os.path.join(a.work, a.prog + "." + a.ptx_arch)
     # One compile per program, shared by the target/policy variants (nvcc is the slow part).
     t0 = time.time()
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+    if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
         cmd = [a.nvcc, "-O2", "-std=c++17", "-cudart", "shared",
-               "-gencode", "arch=%s,code=%s" % (a.ptx_arch, a.ptx_arch), "-o", exe + ".tmp%d" % os.getpid(), src] + extra
+               "-gencode", "arch=%s,code=%s" % (a.ptx_arch, a.ptx_arch), "-o", exe + ".tmp%d" % os.getpid()] + units + extra
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")

@@ -12,13 +12,14 @@
 //    out-of-range stores; cudaMemcpyToArray / FromArray (deprecated forms), array to array;
 //  * tex2Dgather (tld4) of a float and a uchar4 (component z) array, clamp;
 //  * queries (cudaGetChannelDesc, cudaArrayGetInfo, cudaGetTextureObject*Desc);
-//  * refusals: sRGB, layered arrays, resource views (cudaErrorNotSupported with
+//  * refusals: sRGB, resource views (cudaErrorNotSupported with
 //    the shim's note), linear filtering of integer reads
 //    (cudaErrorInvalidFilterSetting), normalized reads of 32-bit integers
 //    (cudaErrorInvalidNormSetting); a surface on an array without
 //    cudaArraySurfaceLoadStore is accepted, as CUDA 13 does on the H200.
-// On the H200 every check passes except the three refusals (sRGB, resource
-// view, layered), which real CUDA supports: those are the shim's limits.
+// On the H200 every check passed except the then three refusals (sRGB, resource
+// view, layered), which real CUDA supports: those are the shim's limits (layered
+// arrays are allocated since session 4; the check changed accordingly).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -460,11 +461,15 @@ int main() {
     cudaFree(d);
     cudaFree(d4);
   }
-  // ---- layered arrays are refused -----------------------------------------------------
+  // ---- layered arrays are allocated (sampling them: tests/corpus/pending/tex_layered_cube.cu);
+  // a cubemap whose faces are not square is refused as CUDA does ---------------------------
   {
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     cudaArray_t arr = nullptr;
-    EXPECT(cudaMalloc3DArray(&arr, &fd, make_cudaExtent(8, 8, 3), cudaArrayLayered) == cudaErrorNotSupported, "layered refused");
+    EXPECT(cudaMalloc3DArray(&arr, &fd, make_cudaExtent(8, 8, 3), cudaArrayLayered) == cudaSuccess, "layered allocated");
+    if (arr) cudaFreeArray(arr);
+    EXPECT(cudaMalloc3DArray(&arr, &fd, make_cudaExtent(8, 4, 6), cudaArrayCubemap) == cudaErrorInvalidValue,
+           "non-square cubemap refused");
     cudaGetLastError();
   }
   printf("textures: mismatches=%d %s\n", bad, bad ? "FAIL" : "PASS");

@@ -6,7 +6,8 @@
 // ptxfatbin (zstd / LZ4 payloads included) and translates each with libptxjit
 // into an AMDGPU code object (one --offload-arch, output *.hsaco or *.co) or a
 // clang offload bundle (any number of archs). With several PTX modules the
-// outputs are OUT.0, OUT.1, ... Exit status 1 on any error, with the
+// outputs are OUT.0, OUT.1, ...; when all are relocatable (-rdc objects) they
+// are linked into one output instead. Exit status 1 on any error, with the
 // translator's diagnostics on stderr. Bundles carry a manifest in the host
 // entry (runtime/BundleLookup.h): the cache key of each code object, so the
 // runtime uses a bundle placed as PROG.bundle[.N] next to the program (or in
@@ -101,8 +102,21 @@ int main(int argc, char **argv) {
   };
   // One translation per (module, arch): a code object each; bundles are
   // assembled here so the manifest can name every entry's cache key.
-  auto compileOne = [&](const std::string &Text, const std::string &Name, const std::string &Arch,
-                        std::vector<char> &Bytes) {
+  // A job is one module, or all relocatable (-rdc) modules, linked into one image.
+  struct Job {
+    std::vector<std::string> texts, names;
+    uint32_t arch = 0;
+  };
+  std::vector<Job> Jobs;
+  bool AllRelocatable = Mods->size() > 1;
+  for (const auto &M : *Mods) AllRelocatable &= M.relocatable();
+  for (size_t I = 0; I < Mods->size(); ++I) {
+    if (!AllRelocatable || Jobs.empty()) Jobs.emplace_back();
+    Jobs.back().texts.push_back((*Mods)[I].text);
+    Jobs.back().names.push_back(In + ":ptx" + std::to_string(I));
+    Jobs.back().arch = std::max(Jobs.back().arch, (*Mods)[I].arch);
+  }
+  auto compileOne = [&](const Job &J, const std::string &Arch, std::vector<char> &Bytes) {
     ptxjit_options O;
     ptxjit_options_create(&O);
     if (ptxjit_options_add_arch(O, Arch.c_str()) != PTXJIT_SUCCESS) die("unknown --offload-arch '" + Arch + "'");
@@ -111,16 +125,23 @@ int main(int argc, char **argv) {
     ptxjit_options_set_opt_level(O, Common.optLevel);
     ptxjit_options_set_threads(O, Common.threads);
     ptxjit_options_set_emit(O, PTXJIT_EMIT_CODE_OBJECT);
-    ptxjit_options_set_source_name(O, Name.c_str());
+    ptxjit_options_set_source_name(O, J.names[0].c_str());
+    std::vector<const char *> Texts, Names;
+    std::vector<size_t> Sizes;
+    for (size_t K = 0; K < J.texts.size(); ++K) {
+      Texts.push_back(J.texts[K].data());
+      Sizes.push_back(J.texts[K].size());
+      Names.push_back(J.names[K].c_str());
+    }
     ptxjit_result R = nullptr;
-    ptxjit_status S = ptxjit_compile(Ctx, Text.data(), Text.size(), O, &R);
+    ptxjit_status S = ptxjit_compile_linked(Ctx, Texts.size(), Texts.data(), Sizes.data(), Names.data(), O, &R);
     for (size_t D = 0; R && D < ptxjit_result_diagnostic_count(R); ++D) {
       ptxjit_diagnostic Dg;
       if (ptxjit_result_diagnostic(R, D, &Dg) == PTXJIT_SUCCESS)
         fputs(support::render({Dg.severity == PTXJIT_SEVERITY_ERROR     ? support::Severity::Error
                                : Dg.severity == PTXJIT_SEVERITY_WARNING ? support::Severity::Warning
                                                                         : support::Severity::Note,
-                               *Dg.file ? Dg.file : Name, Dg.line, Dg.column, Dg.message})
+                               *Dg.file ? Dg.file : J.names[0], Dg.line, Dg.column, Dg.message})
                   .c_str(),
               stderr);
     }
@@ -132,27 +153,26 @@ int main(int argc, char **argv) {
     ptxjit_options_destroy(O);
     return Ok;
   };
-  for (size_t I = 0; I < Mods->size(); ++I) {
-    const std::string &Text = (*Mods)[I].text;
-    std::string Name = In + ":ptx" + std::to_string(I);
-    std::string Path = Mods->size() == 1 ? Out : Out + "." + std::to_string(I);
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    const Job &J = Jobs[I];
+    std::string Path = Jobs.size() == 1 ? Out : Out + "." + std::to_string(I);
     std::vector<char> Bytes;
     bool Ok = true;
     if (Emit == "code-object") {
-      Ok = compileOne(Text, Name, Archs[0], Bytes);
+      Ok = compileOne(J, Archs[0], Bytes);
     } else {
       std::vector<amdgpulower::BundleEntry> Entries;
       std::vector<std::pair<std::string, runtime::CacheKey>> Keys;
       for (const std::string &A : Archs) {
         std::vector<char> CO;
-        if (!(Ok = compileOne(Text, Name, A, CO))) break;
+        if (!(Ok = compileOne(J, A, CO))) break;
         // The options ptxjit used, as the runtime's cache key sees them.
         amdgpulower::LowerOptions LO;
         LO.arch = A;
         LO.optLevel = Common.optLevel;
         if (Common.warpPolicy.module) LO.defaultPolicy = *Common.warpPolicy.module;
         for (const auto &[K, W] : Common.warpPolicy.kernels) LO.kernelPolicy[K] = W;
-        Keys.push_back({runtime::bundleEntryIdFor(A), runtime::makeCacheKey(Text, A, runtime::optionsFingerprint(LO))});
+        Keys.push_back({runtime::bundleEntryIdFor(A), runtime::makeCacheKey(runtime::linkedPtxKeyText(J.texts), A, runtime::optionsFingerprint(LO))});
         Entries.push_back({runtime::bundleEntryIdFor(A), std::move(CO)});
       }
       if (Ok) {
@@ -161,13 +181,16 @@ int main(int argc, char **argv) {
       }
     }
     if (!Ok) {
-      fprintf(stderr, "ptx2amd-fatbin: translation of PTX module %zu (sm_%u) failed\n", I, (*Mods)[I].arch);
+      fprintf(stderr, "ptx2amd-fatbin: translation of PTX module %zu (sm_%u%s) failed\n", I, J.arch,
+              J.texts.size() > 1 ? (", " + std::to_string(J.texts.size()) + " -rdc modules linked").c_str() : "");
       support::removeStaleOutput(Path);
       Status = 1;
     } else {
       if (llvm::Error E = support::writeOutputFile(Path, std::string_view(Bytes.data(), Bytes.size())))
         die(llvm::toString(std::move(E)));
-      printf("%s: PTX module %zu (sm_%u) -> %s (%zu bytes)\n", In.c_str(), I, (*Mods)[I].arch, Path.c_str(), Bytes.size());
+      printf("%s: PTX module %zu (sm_%u%s) -> %s (%zu bytes)\n", In.c_str(), I, J.arch,
+             J.texts.size() > 1 ? (", " + std::to_string(J.texts.size()) + " -rdc modules linked").c_str() : "",
+             Path.c_str(), Bytes.size());
     }
   }
   ptxjit_context_destroy(Ctx);

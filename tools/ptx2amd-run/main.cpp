@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
 #include "emu/Emu.h"
+#include "ptxjit/Link.h"
 #include "ptxjit/Lowering.h"
 #include "support/CommandLine.h"
 
@@ -29,7 +30,7 @@
 namespace {
 
 const char *Usage =
-    "ptx2amd-run FILE.ptx --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+    "ptx2amd-run FILE.ptx [MORE.ptx ... (-rdc modules, linked)] --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
     "         [--offload-arch gfx1100] [--warp-policy pack|pad|K=pad] [--dyn-lds BYTES] [--cooperative]\n"
     "         [--arg u32:5 | i32:-1 | u64:N | i64:N | f32:1.5 | f64:2.5 | u16:N | u8:N]...\n"
     "         [--arg buf:TYPE:COUNT:INIT]...   TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
@@ -138,8 +139,7 @@ int main(int argc, char **argv) {
   if (llvm::Error E = P.parse(argc, argv)) die(llvm::toString(std::move(E)));
   if (Common.help) { fputs(P.help().c_str(), stdout); return 0; }
   if (Common.version) { puts(support::cl::versionLine("ptx2amd-run").c_str()); return 0; }
-  if (Inputs.size() > 1) die("more than one input file");
-  if (!Inputs.empty()) File = Inputs[0];
+  if (!Inputs.empty()) File = Inputs[0]; // several: -rdc modules linked (ptxjit/Link.h)
   if (File.empty() || (!Check && (Kernel.empty() || Grid.empty() || Block.empty())))
     die("missing arguments\nusage: " + std::string(Usage));
   if (!Grid.empty()) Cfg.grid = parseDim(Grid);
@@ -153,6 +153,9 @@ int main(int argc, char **argv) {
 
   std::string Text, ReadErr;
   if (!ptx2amd::tools::readInputFile(File, Text, ReadErr)) die(ReadErr);
+  std::vector<std::string> MoreText(Inputs.size() > 1 ? Inputs.size() - 1 : 0);
+  for (size_t I = 1; I < Inputs.size(); ++I)
+    if (!ptx2amd::tools::readInputFile(Inputs[I], MoreText[I - 1], ReadErr)) die(ReadErr);
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   amdgpulower::LowerOptions LO;
   LO.arch = Arch;
@@ -161,8 +164,16 @@ int main(int argc, char **argv) {
   for (const auto &[K, Pol] : Common.warpPolicy.kernels) LO.kernelPolicy[K] = Pol;
   std::vector<amdgpulower::Diagnostic> Diags;
   bool IsLL = File.size() > 3 && File.substr(File.size() - 3) == ".ll";
-  auto M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags,
-                            IsLL ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX);
+  llvm::Expected<std::unique_ptr<llvm::Module>> M = nullptr;
+  if (MoreText.empty()) {
+    M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags, IsLL ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX);
+  } else {
+    std::vector<ptxjit::PTXUnit> Units{{Text, File}};
+    for (size_t I = 0; I < MoreText.size(); ++I) Units.push_back({MoreText[I], Inputs[I + 1]});
+    M = ptxjit::translateUnits(Units, ptxjit::InputKind::PTX, *Ctx, Diags);
+    if (M)
+      if (llvm::Error E = amdgpulower::lowerModule(**M, LO, Diags)) M = std::move(E);
+  }
   for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
   if (!M) die(llvm::toString(M.takeError()));
 

@@ -13,7 +13,8 @@ namespace ptx2amd {
 namespace {
 
 support::cl::Parser makeParser(const char *argv0, Options &o) {
-  support::cl::Parser p(argv0, std::string(argv0) + " [options] <input.ptx | input.ll | ->\n\n"
+  support::cl::Parser p(argv0, std::string(argv0) + " [options] <input.ptx | input.ll | -> [more.ptx ...]\n\n"
+                                   "Several PTX inputs are separately compiled (nvcc -rdc / -dc) modules, linked into one image.\n"
                                    "Translates PTX to an AMDGPU code object; with no output option writes "
                                    "<input>.hsaco for --offload-arch (default " +
                                    std::string(support::kDefaultTarget) + ").");

@@ -1,6 +1,7 @@
 //===- main.cpp - ptx2amd command-line driver -----------------------------===//
 //
-// Reads PTX (file or stdin), runs the front end and, depending on the
+// Reads PTX (files or stdin; several files are -rdc modules linked into one
+// image), runs the front end and, depending on the
 // options, stops after checking (-fsyntax-only), prints the parsed module
 // (--emit=ptx), checks the print/re-parse round trip (--roundtrip-check) or,
 // by default, translates with libptxjit (runTranslation): like clang, with no
@@ -85,8 +86,14 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
 
 // Translation (the default; --emit=llvm|asm|obj|hsaco): a thin client of
 // libptxjit. Diagnostics come back structured and are printed clang-style.
-int runTranslation(const ptx2amd::Options &opts, const std::string &name, const std::string &text) {
+// Several inputs are separately compiled (-rdc) PTX modules linked into one
+// image (ptxjit_compile_linked); the output is named after the first.
+struct Input {
+  std::string name, text;
+};
+int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &inputs) {
   using ptx2amd::EmitKind;
+  const std::string &name = inputs[0].name;
   std::vector<std::string> archs = opts.offloadArchs;
   if (archs.empty()) {
     archs.push_back(opts.arch()); // support::kDefaultTarget
@@ -137,6 +144,7 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
   ptxjit_options_set_time_stages(jo, opts.timePasses || opts.verbose);
   ptxjit_options_set_source_name(jo, name.c_str());
   bool llInput = name.size() > 3 && name.compare(name.size() - 3, 3, ".ll") == 0;
+  if (llInput && inputs.size() > 1) fail("only PTX inputs can be linked (several inputs given, one is LLVM IR)");
   if (llInput) ptxjit_options_set_input_kind(jo, PTXJIT_INPUT_LLVM_IR);
   ptxjit_options_set_emit(jo, emit == EmitKind::Llvm   ? PTXJIT_EMIT_LLVM_IR
                               : emit == EmitKind::Asm ? PTXJIT_EMIT_ASSEMBLY
@@ -145,7 +153,8 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
                                                              : PTXJIT_EMIT_CODE_OBJECT);
   if (opts.verbose) {
     std::fprintf(stderr, "ptx2amd: %s\n", ptxjit_version_string());
-    std::fprintf(stderr, "ptx2amd: %s (%s) -> -O%u, code object v%u, warp policy %s, archs:", name.c_str(),
+    std::fprintf(stderr, "ptx2amd: %s%s (%s) -> -O%u, code object v%u, warp policy %s, archs:", name.c_str(),
+                 inputs.size() > 1 ? (" + " + std::to_string(inputs.size() - 1) + " linked").c_str() : "",
                  llInput ? "LLVM IR" : "PTX", opts.optLevel, opts.codeObjectVersion,
                  std::string(support::warpPolicyName(opts.warpPolicy.module.value_or(support::WarpPolicy::Pack))).c_str());
     for (const auto &a : archs) std::fprintf(stderr, " %s", a.c_str());
@@ -153,7 +162,14 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
   }
   ptxjit_result res = nullptr;
   if (!rc) {
-    ptxjit_status st = ptxjit_compile(ctx, text.data(), text.size(), jo, &res);
+    std::vector<const char *> texts, names;
+    std::vector<size_t> sizes;
+    for (const Input &in : inputs) {
+      texts.push_back(in.text.data());
+      sizes.push_back(in.text.size());
+      names.push_back(in.name.c_str());
+    }
+    ptxjit_status st = ptxjit_compile_linked(ctx, inputs.size(), texts.data(), sizes.data(), names.data(), jo, &res);
     unsigned errors = 0;
     for (size_t i = 0; res && i < ptxjit_result_diagnostic_count(res); ++i) {
       ptxjit_diagnostic d;
@@ -163,7 +179,10 @@ int runTranslation(const ptx2amd::Options &opts, const std::string &name, const 
                              : d.severity == PTXJIT_SEVERITY_WARNING ? support::Severity::Warning
                                                                      : support::Severity::Note,
                              *d.file ? d.file : "ptx2amd", d.line, d.column, d.message};
-      std::fputs(support::render(sd, name == d.file ? std::string_view(text) : std::string_view()).c_str(), stderr);
+      std::string_view src;
+      for (const Input &in : inputs)
+        if (in.name == d.file) src = in.text;
+      std::fputs(support::render(sd, src).c_str(), stderr);
     }
     if (res && (opts.timePasses || opts.verbose)) {
       std::fprintf(stderr, "===-- ptx2amd stage times (wall) --===\n");
@@ -212,24 +231,32 @@ int main(int argc, char **argv) {
     std::printf("%s\n", support::cl::versionLine("ptx2amd").c_str());
     return 0;
   }
-  if (opts.inputs.size() != 1) {
-    std::fprintf(stderr, "ptx2amd: error: %s\n",
-                 opts.inputs.empty() ? "no input file (use '-' for stdin)" : "exactly one input file expected");
+  if (opts.inputs.empty()) {
+    std::fprintf(stderr, "ptx2amd: error: no input file (use '-' for stdin)\n");
     return 1;
   }
   if (opts.syntaxOnly && opts.emit != ptx2amd::EmitKind::None) {
     std::fprintf(stderr, "ptx2amd: error: -fsyntax-only cannot be combined with --emit\n");
     return 1;
   }
-  const std::string &in = opts.inputs[0];
-  std::string text;
-  if (!readInput(in, text, &err)) {
-    std::fprintf(stderr, "ptx2amd: error: %s\n", err.c_str());
-    return 1;
+  std::vector<Input> inputs;
+  for (const std::string &in : opts.inputs) {
+    Input i;
+    i.name = in == "-" ? "<stdin>" : in;
+    if (!readInput(in, i.text, &err)) {
+      std::fprintf(stderr, "ptx2amd: error: %s\n", err.c_str());
+      return 1;
+    }
+    inputs.push_back(std::move(i));
   }
   // Translation is the default; -fsyntax-only, --roundtrip-check and --emit=ptx stop at the front end.
   bool translate = !opts.syntaxOnly && !opts.roundtripCheck && opts.emit != ptx2amd::EmitKind::Ptx;
-  if (translate)
-    return runTranslation(opts, in == "-" ? "<stdin>" : in, text);
-  return runInputAction(opts, in == "-" ? "<stdin>" : in, text);
+  if (translate) return runTranslation(opts, inputs);
+  if (inputs.size() > 1 && opts.emit == ptx2amd::EmitKind::Ptx) {
+    std::fprintf(stderr, "ptx2amd: error: --emit=ptx takes exactly one input\n");
+    return 1;
+  }
+  int rc = 0;
+  for (const Input &i : inputs) rc |= runInputAction(opts, i.name, i.text);
+  return rc;
 }

@@ -1,6 +1,6 @@
 //===- ptxjit/Pipeline.h - the one pipeline driver: PTX -> loadable products -*- C++ -*-===//
 //
-// parse -> translate -> (pin host-visible globals) -> lower -> emulator
+// parse -> translate -> (link -rdc units) -> (pin host-visible globals) -> lower -> emulator
 // module and/or code object, for one target and warp-policy set. Every client
 // (the runtime core for cudart-shim and the driver API, the CLI, the benches)
 // calls this; no client edits IR itself. Per-kernel images (a module whose
@@ -11,6 +11,7 @@
 #pragma once
 
 #include "amdgpulower/Lower.h"
+#include "ptxjit/Link.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/IR/LLVMContext.h"
@@ -53,6 +54,9 @@ struct PipelineResult {
 // Fails with the rendered error diagnostics (at most 20) in the message.
 llvm::Expected<PipelineResult> compilePTX(std::string_view ptx, std::string_view sourceName,
                                           const PipelineOptions &opts);
+// Several separately compiled (-rdc) modules, linked after translation
+// (Link.h), then pinned and lowered as one; one unit = compilePTX.
+llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, const PipelineOptions &opts);
 
 // Bytes of static LDS of all addrspace(3) globals of M.
 uint64_t staticLdsBytes(const llvm::Module &M);

@@ -37,6 +37,17 @@ void field(llvm::BLAKE3 &H, llvm::StringRef S) {
 }
 } // namespace
 
+std::string linkedPtxKeyText(llvm::ArrayRef<std::string> Units) {
+  if (Units.size() == 1) return Units[0];
+  static constexpr char Sep[] = "\0ptx2amd linked unit\0";
+  std::string T;
+  for (const std::string &U : Units) {
+    T.append(Sep, sizeof(Sep) - 1);
+    T += U;
+  }
+  return T;
+}
+
 CacheKey makeCacheKey(llvm::StringRef PtxText, llvm::StringRef Target, llvm::StringRef OptionsFingerprint) {
   llvm::BLAKE3 H;
   field(H, "ptx2amd code-object cache key v2");

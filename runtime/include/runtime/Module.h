@@ -26,6 +26,9 @@ class Module;
 struct ModuleSource {
   std::string ptx;            // PTX text
   std::string name = "module.ptx";
+  // Further separately compiled (-rdc) PTX modules, linked with `ptx` into
+  // one image (ptxjit/Link.h); named <name>.1, <name>.2, ... in diagnostics.
+  std::vector<std::string> linkedPtx;
   // Names of module-scope variables the host accesses by name (CUDA's
   // registered __device__/__constant__ variables): kept under their names,
   // never folded by the optimiser.

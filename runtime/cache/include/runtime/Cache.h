@@ -49,6 +49,10 @@ llvm::StringRef toolchainId();
 
 CacheKey makeCacheKey(llvm::StringRef PtxText, llvm::StringRef Target,
                       llvm::StringRef OptionsFingerprint);
+// The PtxText that names an image linked from several separately compiled
+// (-rdc) PTX modules, in link order: the units joined by a separator holding
+// NUL bytes (which PTX text cannot contain). One unit: the unit itself.
+std::string linkedPtxKeyText(llvm::ArrayRef<std::string> Units);
 
 // Default size bound when PTX2AMD_CACHE_MAX_MB is unset.
 inline constexpr uint64_t kDefaultCacheMaxBytes = 1024ull << 20;
