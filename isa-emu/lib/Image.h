@@ -62,7 +62,9 @@ struct LaunchState {
   uint64_t arenaMapped = 0; ///< bytes of global memory valid during the launch
   std::atomic<bool> abort{false};
   std::mutex errMu;
-  std::string error;
+  std::string error;                 ///< first fault's report (empty: none)
+  support::FaultKind errorFault = support::FaultKind::MemoryFault;
+  std::string errorConstruct;        ///< non-empty: unsupported construct
   std::atomic<uint64_t> laneInstrs{0}, waveInstrs{0};
 };
 

@@ -51,7 +51,7 @@ void setreg(Wave &w, const Inst &I, uint32_t Simm, uint32_t V) {
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
   if (!R || Id == HwStatus) {
-    raiseFault(w, I, "s_setreg of unsupported hardware register " + std::to_string(Id));
+    raiseUnsupported(w, I, "s_setreg hardware register " + std::to_string(Id), "s_setreg of unsupported hardware register " + std::to_string(Id));
     return;
   }
   uint32_t M = (Size >= 32 ? ~0u : ((1u << Size) - 1)) << Off;
@@ -67,7 +67,7 @@ void s_getreg_b32(Wave &w, const Inst &I) {
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
   if (!R) {
-    raiseFault(w, I, "s_getreg of unsupported hardware register " + std::to_string(Id));
+    raiseUnsupported(w, I, "s_getreg hardware register " + std::to_string(Id), "s_getreg of unsupported hardware register " + std::to_string(Id));
     return;
   }
   swrite32(w, I.d[0], (*R >> Off) & (Size >= 32 ? ~0u : (1u << Size) - 1));
