@@ -6,6 +6,8 @@
 // kernels are hand-written PTX.
 //
 //===----------------------------------------------------------------------===//
+#include "Kernels.h"
+
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
 
@@ -48,17 +50,6 @@ const char *Ptx = R"(
 DONE:
   ret;
 }
-.visible .entry oob(.param .u64 p)
-{
-  .reg .b32 %r<2>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [p];
-  cvta.to.global.u64 %rd2, %rd1;
-  add.s64 %rd2, %rd2, 68719476736;
-  mov.u32 %r1, 7;
-  st.global.u32 [%rd2], %r1;
-  ret;
-}
 )";
 
 Errc errc(llvm::Error E) { return takeErrc(std::move(E)); }
@@ -79,7 +70,7 @@ struct EmuFixture : ::testing::Test {
     ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
     C = &(*D)->primaryContext();
     ModuleSource S;
-    S.ptx = Ptx;
+    S.ptx = std::string(Ptx) + kOobEntryPtx;
     auto L = C->loadModule(S);
     ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
     M = *L;
