@@ -364,6 +364,21 @@ TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
   EXPECT_FALSE(C->memory().find(*Buf).has_value()); // pointers are dead after a reset
   auto Buf2 = C->allocate(64, MemoryKind::Device);
   ASSERT_TRUE(bool(Buf2));
+  // The reset unloaded the module, as CUDA destroys a context's modules:
+  // stale handles fail cleanly, a reload works.
+  EXPECT_TRUE(M->retired());
+  EXPECT_EQ(errc(add(C->legacyStream(), *Buf2, 1, 16)), Errc::InvalidResourceHandle);
+  EXPECT_EQ(takeErrc(M->function("add_const").takeError()), Errc::InvalidResourceHandle);
+  EXPECT_EQ(C->stickyCode(), Errc::Success); // not sticky
+  uint64_t Gen = C->generation();
+  ModuleSource S;
+  S.ptx = std::string(Ptx) + kOobEntryPtx;
+  auto L = C->loadModule(S);
+  ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+  EXPECT_EQ(C->generation(), Gen);
+  auto F = (*L)->function("add_const");
+  ASSERT_TRUE(bool(F));
+  Add = *F;
   ASSERT_FALSE(bool(add(C->legacyStream(), *Buf2, 1, 16)));
   EXPECT_FALSE(bool(C->synchronize()));
 }
