@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmulatedDevice.h"
 #include "ErrorTable.h"
+#include "SingleDeviceBackend.h"
 
 #include "runtime/Backend.h"
 #include "runtime/Log.h"
@@ -149,26 +150,12 @@ private:
   std::unique_ptr<EmulatorMemoryOf<emu::Device>> Mem;
 };
 
-class EmuBackend final : public Backend {
-public:
-  explicit EmuBackend(const EmuBackendOptions &O) : O(O) {}
-  llvm::StringRef name() const override { return "emu"; }
-  unsigned deviceCount() const override { return 1; }
-  llvm::Expected<std::unique_ptr<BackendDevice>> openDevice(unsigned Ordinal) override {
-    if (Ordinal != 0) return makeError(Errc::InvalidDevice, "the emulator has one device");
-    return std::make_unique<EmuDevice>(O);
-  }
-
-private:
-  EmuBackendOptions O;
-};
-
 } // namespace
 
 llvm::Expected<std::unique_ptr<Backend>> createEmuBackend(const EmuBackendOptions &O) {
   if (!support::findTarget(O.arch))
     return makeError(Errc::InvalidValue, "'" + O.arch + "' is not a target ptx2amd supports (PTX2AMD_ARCH)");
-  return std::make_unique<EmuBackend>(O);
+  return std::make_unique<SingleDeviceBackend<EmuDevice, EmuBackendOptions>>("emu", O);
 }
 
 } // namespace runtime

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmulatedDevice.h"
 #include "ErrorTable.h"
+#include "SingleDeviceBackend.h"
 #include "PrintfFifo.h"
 
 #include "runtime/Backend.h"
@@ -274,27 +275,13 @@ private:
   std::unique_ptr<EmulatorMemoryOf<isaemu::Device>> Mem;
 };
 
-class IsaBackend final : public Backend {
-public:
-  explicit IsaBackend(const IsaBackendOptions &O) : O(O) {}
-  llvm::StringRef name() const override { return "isa"; }
-  unsigned deviceCount() const override { return 1; }
-  llvm::Expected<std::unique_ptr<BackendDevice>> openDevice(unsigned Ordinal) override {
-    if (Ordinal != 0) return makeError(Errc::InvalidDevice, "isa-emu has one device");
-    return std::make_unique<IsaDevice>(O);
-  }
-
-private:
-  IsaBackendOptions O;
-};
-
 } // namespace
 
 llvm::Expected<std::unique_ptr<Backend>> createIsaBackend(const IsaBackendOptions &O) {
   if (!support::findTarget(O.arch)) return makeError(Errc::InvalidValue, "'" + O.arch + "' is not a target ptx2amd supports (PTX2AMD_ARCH)");
   if (O.arch != "gfx1100" && O.arch != "gfx90a" && O.arch != "gfx942")
     return makeError(Errc::InvalidValue, "isa: isa-emu runs gfx1100, gfx90a and gfx942 code objects, not " + O.arch);
-  return std::make_unique<IsaBackend>(O);
+  return std::make_unique<SingleDeviceBackend<IsaDevice, IsaBackendOptions>>("isa", O);
 }
 
 } // namespace runtime
