@@ -6,6 +6,9 @@
  *   __ptx2amd_printf_buffer  -> { u64 capacity; u64 used; u8 data[capacity] }
  *     vprintf appends one record per call: { u32 record bytes (8-aligned),
  *     u32 format bytes incl. NUL, format (padded to 8), argument buffer }.
+ *     Bit 31 of the format-bytes word marks the record of a failed assertion
+ *     (support::printfrec::kAssertFlag in support/Contract.h), so the host
+ *     tells a device assert from a plain trap by type, not by text.
  *     The argument buffer is copied with the size implied by the format
  *     (CUDA's packing: each argument at its natural 4/8-byte alignment).
  *     Returns the number of arguments, or -1 when no buffer is installed
@@ -76,7 +79,9 @@ static uint32_t cstrlen(const uint8_t *s) {
   return n;
 }
 
-uint32_t __ptx_vprintf(uint64_t fmt, uint64_t args) {
+#define PRINTF_RECORD_ASSERT 0x80000000u /* support::printfrec::kAssertFlag */
+
+static uint32_t emit_record(uint64_t fmt, uint64_t args, uint32_t flags) {
   GLOBAL struct printf_buffer *buf = __ptx2amd_printf_buffer;
   if (!buf || !fmt) return (uint32_t)-1;
   const uint8_t *f = (const uint8_t *)fmt;
@@ -89,13 +94,15 @@ uint32_t __ptx_vprintf(uint64_t fmt, uint64_t args) {
   if (at + rec > buf->capacity) return (uint32_t)-1;
   GLOBAL uint8_t *p = buf->data + at;
   *(GLOBAL uint32_t *)p = (uint32_t)rec;
-  *(GLOBAL uint32_t *)(p + 4) = flen;
+  *(GLOBAL uint32_t *)(p + 4) = flen | flags;
   for (uint32_t i = 0; i < flen; ++i) p[8 + i] = f[i];
   const uint8_t *a = (const uint8_t *)args;
   for (uint64_t i = 0; i < abytes; ++i) p[8 + fpad + i] = a[i];
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");
   return nargs;
 }
+
+uint32_t __ptx_vprintf(uint64_t fmt, uint64_t args) { return emit_record(fmt, args, 0); }
 
 void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
                       uint64_t function, uint64_t charSize) {
@@ -108,7 +115,7 @@ void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
   a.b[0] = __ptx_sreg_ctaid_x(); a.b[1] = __ptx_sreg_ctaid_y(); a.b[2] = __ptx_sreg_ctaid_z();
   a.t[0] = __ptx_sreg_tid_x(); a.t[1] = __ptx_sreg_tid_y(); a.t[2] = __ptx_sreg_tid_z();
   a.msg = message;
-  __ptx_vprintf((uint64_t)(const char *)fmt, (uint64_t)&a);
+  emit_record((uint64_t)(const char *)fmt, (uint64_t)&a, PRINTF_RECORD_ASSERT);
   __builtin_trap();
 }
 

@@ -32,8 +32,12 @@ CUresult toResult(runtime::Errc C) {
   case Errc::NotReady: return CUDA_ERROR_NOT_READY;
   case Errc::NotSupported: return CUDA_ERROR_NOT_SUPPORTED;
   case Errc::CooperativeLaunchTooLarge: return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  case Errc::LaunchOutOfResources: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   case Errc::LaunchFailure: return CUDA_ERROR_LAUNCH_FAILED;
   case Errc::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case Errc::MisalignedAddress: return CUDA_ERROR_MISALIGNED_ADDRESS;
+  case Errc::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  case Errc::LaunchTimeout: return CUDA_ERROR_LAUNCH_TIMEOUT;
   case Errc::Assert: return CUDA_ERROR_ASSERT;
   case Errc::IllegalState: return CUDA_ERROR_ILLEGAL_STATE;
   case Errc::StreamCaptureUnsupported: return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;

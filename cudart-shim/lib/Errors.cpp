@@ -41,8 +41,12 @@ cudaError_t toCuda(runtime::Errc C) {
   case Errc::NotReady: return cudaErrorNotReady;
   case Errc::NotSupported: return cudaErrorNotSupported;
   case Errc::CooperativeLaunchTooLarge: return cudaErrorCooperativeLaunchTooLarge;
+  case Errc::LaunchOutOfResources: return cudaErrorLaunchOutOfResources;
   case Errc::LaunchFailure: return cudaErrorLaunchFailure;
   case Errc::IllegalAddress: return cudaErrorIllegalAddress;
+  case Errc::MisalignedAddress: return cudaErrorMisalignedAddress;
+  case Errc::IllegalInstruction: return cudaErrorIllegalInstruction;
+  case Errc::LaunchTimeout: return cudaErrorLaunchTimeout;
   case Errc::Assert: return cudaErrorAssert;
   case Errc::IllegalState: return cudaErrorIllegalState;
   case Errc::StreamCaptureUnsupported: return cudaErrorStreamCaptureUnsupported;
@@ -99,7 +103,8 @@ const char *cudaGetErrorName(cudaError_t E) {
   N(cudaErrorStreamCaptureUnsupported) N(cudaErrorStreamCaptureInvalidated) N(cudaErrorStreamCaptureMerge)
   N(cudaErrorStreamCaptureUnmatched) N(cudaErrorStreamCaptureUnjoined) N(cudaErrorStreamCaptureIsolation)
   N(cudaErrorStreamCaptureImplicit) N(cudaErrorCapturedEvent) N(cudaErrorStreamCaptureWrongThread)
-  N(cudaErrorGraphExecUpdateFailure)
+  N(cudaErrorGraphExecUpdateFailure) N(cudaErrorMisalignedAddress)
+  N(cudaErrorIllegalInstruction) N(cudaErrorLaunchTimeout)
 #undef N
   default: return "cudaErrorUnknown";
   }
@@ -122,6 +127,10 @@ const char *cudaGetErrorString(cudaError_t E) {
   case cudaErrorLaunchFailure: return "unspecified launch failure";
   case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
   case cudaErrorAssert: return "device-side assert triggered";
+  case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+  case cudaErrorMisalignedAddress: return "misaligned address";
+  case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
+  case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
   case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
   default: return cudaGetErrorName(E);
   }

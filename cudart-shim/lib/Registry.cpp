@@ -30,6 +30,7 @@ struct FatModule {
   bool tried = false;
   cudaError_t failure = cudaSuccess;
   runtime::Module *mod = nullptr;
+  uint64_t generation = 0; // the context generation `mod` was loaded in
   uint32_t ptxArch = 0;
 };
 struct VarEntry {
@@ -60,18 +61,28 @@ struct KernelEntry {
 };
 
 namespace {
-// Caller holds reg().Mu.
+// Caller holds reg().Mu. After a cudaDeviceReset (a new context generation)
+// the fat binary is loaded again, as CUDA does: its kernels' cached
+// functions are dropped and its variables start from their initial values.
 cudaError_t ensureLoaded(Registry &R, FatModule &M) {
+  cudaError_t Err = cudaSuccess;
+  runtime::Context *C = context(&Err);
+  if (!C) return Err;
+  if ((M.mod || M.tried) && M.generation != C->generation()) {
+    M.mod = nullptr;
+    M.tried = false;
+    M.failure = cudaSuccess;
+    for (auto &K : R.Kernels)
+      if (K->mod == &M) K->fn = nullptr;
+  }
   if (M.mod) return cudaSuccess;
   if (M.tried) return M.failure;
   M.tried = true;
+  M.generation = C->generation();
   auto Fail = [&](cudaError_t E, const std::string &Msg) {
     note(Msg);
     return M.failure = E;
   };
-  cudaError_t Err = cudaSuccess;
-  runtime::Context *C = context(&Err);
-  if (!C) return M.failure = Err;
   auto Ptx = ptxfatbin::ptxFromWrapper(M.wrapper, EmulatedSM);
   if (!Ptx) return Fail(cudaErrorInvalidKernelImage, "cannot read the fat binary: " + llvm::toString(Ptx.takeError()));
   if (Ptx->empty())
@@ -130,7 +141,7 @@ cudaError_t functionOf(KernelEntry *K, runtime::Function **F) {
   if (!K) return cudaErrorInvalidDeviceFunction;
   Registry &R = reg();
   std::lock_guard<std::mutex> G(R.Mu);
-  if (K->fn) {
+  if (K->fn && !K->fn->module().retired()) {
     *F = K->fn;
     return cudaSuccess;
   }

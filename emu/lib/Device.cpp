@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
+#include "support/Contract.h"
+
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IRReader/IRReader.h"
@@ -35,6 +37,11 @@ namespace emu {
 namespace detail {
 
 static Error mkErr(const Twine &T) { return createStringError(inconvertibleErrorCode(), "emu: " + T.str()); }
+// A launch or allocation over one of the device's limits (typed: the runtime
+// maps the resource to the API's error code).
+static Error limitErr(::support::Resource R, const Twine &T) {
+  return ::support::resourceLimit(R, ::support::noLoc("emu: " + T.str()));
+}
 
 Expected<std::unique_ptr<Arena>> Arena::create(uint64_t Bytes) {
   void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -68,7 +75,7 @@ Expected<uint64_t> Arena::alloc(uint64_t Bytes, uint64_t Align) {
   }
   uint64_t Lo = (Bump + Align - 1) & ~(Align - 1);
   // leave a 256-byte red zone between allocations
-  if (Lo + Rounded + 256 > Size) return mkErr("out of device memory allocating " + Twine(Bytes) + " bytes");
+  if (Lo + Rounded + 256 > Size) return limitErr(::support::Resource::DeviceMemory, "out of device memory allocating " + Twine(Bytes) + " bytes");
   Bump = Lo + Rounded + 256;
   Live.insert(std::upper_bound(Live.begin(), Live.end(), std::make_pair(uint64_t(GlobalBase + Lo), uint64_t(0))),
               {GlobalBase + Lo, GlobalBase + Lo + Bytes});
@@ -117,7 +124,8 @@ struct Device::Impl {
   std::mutex LaunchMu; // launches on one device run one at a time (a single stream)
 
   Error launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args);
-  void drainPrintf(ModuleImage &Img, uint64_t Cap);
+  // Emits the launch's printf records; true when one is a failed assertion's.
+  bool drainPrintf(ModuleImage &Img, uint64_t Cap);
 };
 
 Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
@@ -294,6 +302,19 @@ Error Device::launch(emu::Module &M, StringRef Name, const LaunchConfig &Cfg, vo
 }
 
 // ---- launch ------------------------------------------------------------------------------------------------
+Error detail::LaunchState::takeError(bool AssertRecord) {
+  std::lock_guard<std::mutex> G(errMu);
+  if (error.empty()) return Error::success();
+  ::support::Diagnostic D = ::support::noLoc("emu: " + error);
+  switch (errorClass) {
+  case ErrorClass::Unsupported: return ::support::unsupported("emu", errorConstruct, std::move(D));
+  case ErrorClass::Limit: return ::support::resourceLimit(errorResource, std::move(D));
+  case ErrorClass::Fault: break;
+  }
+  bool Assert = AssertRecord && errorFault == ::support::FaultKind::Trap;
+  return ::support::deviceFault(Assert ? ::support::FaultKind::Assert : errorFault, std::move(D));
+}
+
 Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args) {
   Function *F = Img.M->getFunction(Name);
   if (!F || F->isDeclaration() || F->getCallingConv() != CallingConv::AMDGPU_KERNEL)
@@ -310,13 +331,15 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   L.printfSink = &Opts.printfSink;
   std::string Policy = policyOf(*F);
   bool Pad = Policy == "pad";
-  if (Cfg.grid.count() == 0 || Cfg.block.count() == 0) return mkErr("launch of '" + Name + "' with an empty grid or block");
+  if (Cfg.grid.count() == 0 || Cfg.block.count() == 0) return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "' with an empty grid or block");
   uint64_t T = Cfg.block.count();
-  if (T > 1024) return mkErr("launch of '" + Name + "': block of " + Twine(T) + " threads exceeds 1024");
+  if (T > 1024) return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "': block of " + Twine(T) + " threads exceeds 1024");
   if (Pad) {
-    if (L.W != 64) return mkErr("kernel '" + Name + "' has warp policy 'pad' but wave size " + Twine(L.W));
+    if (L.W != 64)
+      return ::support::contractViolation(
+          ::support::noLoc("emu: kernel '" + Name.str() + "' has warp policy 'pad' but wave size " + std::to_string(L.W)));
     if (T > 512)
-      return mkErr("launch of pad-policy kernel '" + Name + "': block of " + Twine(T) +
+      return limitErr(::support::Resource::BlockThreads, "launch of pad-policy kernel '" + Name + "': block of " + Twine(T) +
                    " threads exceeds 512 (a pad work-group holds 64 lanes per 32 threads, at most 1024)");
     L.wgSize[0] = uint32_t(64 * ((T + 31) / 32));
     L.wgSize[1] = L.wgSize[2] = 1;
@@ -331,7 +354,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   uint64_t LdsTotal = uint64_t((Img.staticLds + Img.dynLdsAlign - 1) & ~(Img.dynLdsAlign - 1)) + Cfg.dynamicLdsBytes;
   if (!Cfg.dynamicLdsBytes) LdsTotal = Img.staticLds;
   if (LdsTotal > 65536)
-    return mkErr("launch of '" + Name + "': " + Twine(LdsTotal) + " bytes of LDS exceed the 65536-byte limit");
+    return limitErr(::support::Resource::SharedMemory, "launch of '" + Name + "': " + Twine(LdsTotal) + " bytes of LDS exceed the 65536-byte limit");
   L.ldsBytes = uint32_t(LdsTotal);
 
   // ---- kernarg segment
@@ -357,7 +380,10 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
       std::memcpy(KH + PLi.offset, BD, PLi.size);
       continue;
     }
-    if (!Args || !Args[UserArg]) return mkErr("launch of '" + Name + "': argument " + Twine(UserArg) + " is null");
+    if (!Args || !Args[UserArg])
+      return ::support::invalidInput(::support::noLoc("emu: launch of '" + Name.str() + "': argument " +
+                                                  std::to_string(UserArg) + " is null"),
+                                   "kernel argument");
     std::memcpy(KH + PLi.offset, Args[UserArg], PLi.size);
     ++UserArg;
   }
@@ -508,7 +534,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
                                  : std::max<uint64_t>(1, std::min<uint64_t>(std::max(1u, Opts.residentPerThread),
                                                                             Opts.residentBytesPerThread / WGBytes));
   if (Cfg.cooperative && (NumWG * NumWaves > 65536 || NumWG * WGBytes > (16ull << 30)))
-    return mkErr("cooperative launch of '" + Name + "': " + Twine(NumWG) + " workgroups cannot all be resident");
+    return limitErr(::support::Resource::CooperativeGrid, "cooperative launch of '" + Name + "': " + Twine(NumWG) + " workgroups cannot all be resident");
   std::atomic<uint64_t> NextWG{0};
   const unsigned Slice = std::max(16u, Opts.sliceInstructions);
 
@@ -565,7 +591,8 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
       }
       if (L.maxWaveInstructions && L.waveInstrs.load(std::memory_order_relaxed) > L.maxWaveInstructions) {
         L.fail("kernel '" + L.kernelName + "' exceeded the limit of " + std::to_string(L.maxWaveInstructions) +
-               " wave instructions (hang?)");
+               " wave instructions (hang?)",
+               ::support::FaultKind::Timeout);
         return;
       }
     }
@@ -583,18 +610,19 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     C.laneInstructions += L.laneInstrs.load();
     C.waveInstructions += L.waveInstrs.load();
   }
-  if (PrintfGlobal) drainPrintf(Img, PrintfCap);
-  if (!L.error.empty()) return mkErr(L.error);
-  return Error::success();
+  // The device library's __assertfail prints a flagged record, then traps.
+  bool AssertRecord = PrintfGlobal && drainPrintf(Img, PrintfCap);
+  return L.takeError(AssertRecord);
 }
 
-void Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap) {
+bool Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap) {
   uint8_t *B = A->host(Img.printfBuf);
   uint64_t Used;
   std::memcpy(&Used, B + 8, 8);
   Used = std::min(Used, Cap);
   const uint8_t *D = B + 16;
   std::string Out;
+  bool SawAssert = false;
   auto ReadStr = [&](uint64_t Addr, std::string &S) {
     S.clear();
     for (uint64_t i = 0; i < 65536; ++i) {
@@ -610,15 +638,18 @@ void Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap) {
     uint32_t Rec, FLen;
     std::memcpy(&Rec, D + At, 4);
     std::memcpy(&FLen, D + At + 4, 4);
+    SawAssert |= (FLen & ::support::printfrec::kAssertFlag) != 0;
+    FLen &= ::support::printfrec::kLengthMask;
     uint64_t FPad = (uint64_t(FLen) + 7) & ~7ull;
     if (Rec < 8 + FPad || At + Rec > Used || !FLen) break;
     std::string Fmt(reinterpret_cast<const char *>(D + At + 8), FLen - 1);
     Out += formatVprintf(Fmt, D + At + 8 + FPad, Rec - 8 - FPad, ReadStr);
     At += Rec;
   }
-  if (Out.empty()) return;
+  if (Out.empty()) return SawAssert;
   if (Opts.printfSink) Opts.printfSink(Out);
   else { fwrite(Out.data(), 1, Out.size(), stdout); fflush(stdout); }
+  return SawAssert;
 }
 
 } // namespace emu

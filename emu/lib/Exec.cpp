@@ -45,12 +45,24 @@ const char *asName(AS A) {
   return "?";
 }
 
-St fault(Ctx &c, std::string What, unsigned Lane, uint64_t Addr, bool HasAddr) {
+using FK = ::support::FaultKind;
+
+// Records the wave's fault (its kind says what CUDA error it becomes).
+St fault(Ctx &c, FK Kind, std::string What, unsigned Lane, uint64_t Addr, bool HasAddr) {
   c.fault.set = true;
+  c.fault.kind = Kind;
+  c.fault.construct.clear();
   c.fault.what = std::move(What);
   c.fault.lane = Lane;
   c.fault.address = Addr;
   c.fault.hasAddress = HasAddr;
+  return St::Stop;
+}
+// An operation whose behaviour in this case the emulator does not model:
+// the launch fails with an UnsupportedError naming \p Construct.
+St unsupportedOp(Ctx &c, std::string Construct, std::string What, unsigned Lane, uint64_t Addr, bool HasAddr) {
+  fault(c, FK::Trap, std::move(What), Lane, Addr, HasAddr);
+  c.fault.construct = std::move(Construct);
   return St::Stop;
 }
 
@@ -156,7 +168,7 @@ template <AS A, unsigned N> St opLoad(Ctx &c, const Inst &I) {
     D[l] = v;
   });
   if (bad >= 0)
-    return fault(c, "invalid " + std::string(asName(A)) + " load of " + std::to_string(N) + " bytes",
+    return fault(c, FK::MemoryFault, "invalid " + std::string(asName(A)) + " load of " + std::to_string(N) + " bytes",
                  bad, addrOf<A>(P[bad], I.imm), true);
   return St::Next;
 }
@@ -175,7 +187,7 @@ template <AS A, unsigned N> St opStore(Ctx &c, const Inst &I) {
     std::memcpy(p, &V[l], N);
   });
   if (bad >= 0)
-    return fault(c, "invalid " + std::string(asName(A)) + " store of " + std::to_string(N) + " bytes",
+    return fault(c, FK::MemoryFault, "invalid " + std::string(asName(A)) + " store of " + std::to_string(N) + " bytes",
                  bad, addrOf<A>(P[bad], I.imm), true);
   return St::Next;
 }
@@ -250,7 +262,7 @@ template <AS A, unsigned S, class F> St forVectorLanes(Ctx &c, const Inst &I, co
     access(p, l);
   });
   if (bad >= 0)
-    return fault(c, "invalid " + std::string(asName(A)) + " " + what + " of " + std::to_string(S) + " bytes",
+    return fault(c, FK::MemoryFault, "invalid " + std::string(asName(A)) + " " + what + " of " + std::to_string(S) + " bytes",
                  bad, addrOf<A>(P[bad], I.imm), true);
   return St::Next;
 }
@@ -355,7 +367,7 @@ template <AS A, class T> St opAtomic(Ctx &c, const Inst &I) {
     D[l] = rmw<T>(reinterpret_cast<T *>(p), I.kind, T(V[l]), VK(I.vk));
   });
   if (bad >= 0)
-    return fault(c, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " atomic of " +
+    return fault(c, misaligned ? FK::Misaligned : FK::MemoryFault, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " atomic of " +
                         std::to_string(sizeof(T)) + " bytes",
                  bad, P[bad], true);
   return St::Next;
@@ -411,7 +423,7 @@ template <AS A, class U> St opAtomicVec(Ctx &c, const Inst &I) {
     for (unsigned i = 0; i < N; ++i) D[i * Stride + l] = (uint64_t(old) >> (8 * EB * i)) & widthMask(8 * EB);
   });
   if (bad >= 0)
-    return fault(c, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " vector atomic of " +
+    return fault(c, misaligned ? FK::Misaligned : FK::MemoryFault, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " vector atomic of " +
                         std::to_string(sizeof(U)) + " bytes",
                  bad, P[bad], true);
   return St::Next;
@@ -433,7 +445,7 @@ template <AS A, class T> St opCmpXchg(Ctx &c, const Inst &I) {
     D2[l] = ok;
   });
   if (bad >= 0)
-    return fault(c, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " cmpxchg of " +
+    return fault(c, misaligned ? FK::Misaligned : FK::MemoryFault, std::string(misaligned ? "misaligned " : "invalid ") + asName(A) + " cmpxchg of " +
                         std::to_string(sizeof(T)) + " bytes",
                  bad, P[bad], true);
   return St::Next;
@@ -611,9 +623,9 @@ St opRet(Ctx &c, const Inst &I) {
 
 St doCall(Ctx &c, const Inst &I, const FuncCode *Callee, const CallInfo &CI) {
   Wave &w = *c.wave;
-  if (w.depth >= MaxCallDepth) return fault(c, "call stack overflow (depth " + std::to_string(w.depth) + ")", 0, 0, false);
+  if (w.depth >= MaxCallDepth) return fault(c, FK::MemoryFault, "call stack overflow (depth " + std::to_string(w.depth) + ")", 0, 0, false);
   if (CI.args.size() != Callee->numParamSlots)
-    return fault(c, "call to '" + Callee->name + "' with a mismatched signature", 0, 0, false);
+    return fault(c, FK::IllegalInstruction, "call to '" + Callee->name + "' with a mismatched signature", 0, 0, false);
   c.fr->simt.back().pc = c.pc + 1;
   uint64_t exec = c.exec;
   unsigned W = c.W;
@@ -628,7 +640,7 @@ St doCall(Ctx &c, const Inst &I, const FuncCode *Callee, const CallInfo &CI) {
   f.retDst = I.dst;
   f.spBase = (w.sp + Callee->frameAlign - 1) & ~(Callee->frameAlign - 1);
   f.spTop = f.spBase + Callee->frameBytes;
-  if (!ensurePriv(w, W, f.spTop)) return fault(c, "private segment overflow", 0, f.spTop, true);
+  if (!ensurePriv(w, W, f.spTop)) return fault(c, FK::MemoryFault, "private segment overflow", 0, f.spTop, true);
   w.sp = f.spTop;
   ++w.depth;
   loadFrame(c);
@@ -654,12 +666,12 @@ St opCallIndirect(Ctx &c, const Inst &I) {
   }
   auto It = c.L->img->byAddress.find(target);
   if (It == c.L->img->byAddress.end())
-    return fault(c, "indirect call to an address that is no function", first, target, true);
+    return fault(c, FK::IllegalInstruction, "indirect call to an address that is no function", first, target, true);
   return doCall(c, I, It->second, c.fr->fn->calls[I.aux]);
 }
 
 St opUnreachable(Ctx &c, const Inst &) {
-  return fault(c, "reached 'unreachable'", unsigned(__builtin_ctzll(c.exec)), 0, false);
+  return fault(c, FK::Trap, "reached 'unreachable'", unsigned(__builtin_ctzll(c.exec)), 0, false);
 }
 
 // ---- private allocations ------------------------------------------------------------------------
@@ -678,7 +690,7 @@ St opAllocaDynamic(Ctx &c, const Inst &I) {
   uint64_t base = (uint64_t(w.sp) + align - 1) & ~uint64_t(align - 1);
   uint64_t top = base + ((maxBytes + 3) & ~3ull);
   if (top > MaxPrivatePerLane || !ensurePriv(w, c.W, uint32_t(top)))
-    return fault(c, "private segment overflow in dynamic alloca", 0, top, true);
+    return fault(c, FK::MemoryFault, "private segment overflow in dynamic alloca", 0, top, true);
   w.sp = uint32_t(top);
   c.fr->spTop = w.sp;
   uint64_t *D = slotPtr(c, I.dst);
@@ -733,9 +745,9 @@ template <AS DA, AS SA, bool Move> St opMemcpy(Ctx &c, const Inst &I) {
     uint64_t n = Ln[l];
     if (!n) continue;
     uint8_t *d = mem<DA>(c, addrOf<DA>(Dp[l], 0), n, l);
-    if (!d) return fault(c, "invalid " + std::string(asName(DA)) + " memcpy destination of " + std::to_string(n) + " bytes", l, Dp[l], true);
+    if (!d) return fault(c, FK::MemoryFault, "invalid " + std::string(asName(DA)) + " memcpy destination of " + std::to_string(n) + " bytes", l, Dp[l], true);
     uint8_t *s = mem<SA>(c, addrOf<SA>(Sp[l], 0), n, l);
-    if (!s) return fault(c, "invalid " + std::string(asName(SA)) + " memcpy source of " + std::to_string(n) + " bytes", l, Sp[l], true);
+    if (!s) return fault(c, FK::MemoryFault, "invalid " + std::string(asName(SA)) + " memcpy source of " + std::to_string(n) + " bytes", l, Sp[l], true);
     if (Move) std::memmove(d, s, n);
     else std::memmove(d, s, n); // overlapping memcpy is UB; memmove is safe
   }
@@ -748,7 +760,7 @@ template <AS DA> St opMemset(Ctx &c, const Inst &I) {
     uint64_t n = Ln[l];
     if (!n) continue;
     uint8_t *d = mem<DA>(c, addrOf<DA>(Dp[l], 0), n, l);
-    if (!d) return fault(c, "invalid " + std::string(asName(DA)) + " memset of " + std::to_string(n) + " bytes", l, Dp[l], true);
+    if (!d) return fault(c, FK::MemoryFault, "invalid " + std::string(asName(DA)) + " memset of " + std::to_string(n) + " bytes", l, Dp[l], true);
     std::memset(d, int(V[l] & 0xff), n);
   }
   return St::Next;
@@ -838,7 +850,7 @@ St opPrintf(Ctx &c, const Inst &I) {
     unsigned l = unsigned(__builtin_ctzll(m));
     std::string Fmt;
     uint64_t fmtAddr = srcPtr(c, PI.args[0])[l];
-    if (!readString(c, fmtAddr, l, Fmt)) return fault(c, "printf format string is not readable", l, fmtAddr, true);
+    if (!readString(c, fmtAddr, l, Fmt)) return fault(c, FK::MemoryFault, "printf format string is not readable", l, fmtAddr, true);
     if (PI.vprintf) {
       uint64_t buf = srcPtr(c, PI.args[1])[l];
       uint64_t off = 0;
@@ -852,7 +864,7 @@ St opPrintf(Ctx &c, const Inst &I) {
         std::memcpy(&v, p, sz);
         off += sz;
       });
-      if (bad) return fault(c, "vprintf argument buffer is not readable", l, buf + off, true);
+      if (bad) return fault(c, FK::MemoryFault, "vprintf argument buffer is not readable", l, buf + off, true);
     } else {
       size_t k = 1;
       auto RS = [&](uint64_t A, std::string &S) { return readString(c, A, l, S); };
@@ -1065,7 +1077,7 @@ St opPermlane16(Ctx &c, const Inst &I) {
     unsigned src = srcRow * 16 + unsigned((sel >> (4 * i)) & 15);
     if (src >= c.W) src &= c.W - 1;
     if (!I.aux && !((exec >> src) & 1))
-      return fault(c, std::string(I.kind ? "permlanex16" : "permlane16") + " reads inactive lane " +
+      return unsupportedOp(c, I.kind ? "permlanex16 of an inactive lane" : "permlane16 of an inactive lane", std::string(I.kind ? "permlanex16" : "permlane16") + " reads inactive lane " +
                           std::to_string(src) + " without fetch-inactive (not modelled)",
                    l, 0, false);
     D[l] = tmp[src];
@@ -1095,7 +1107,7 @@ St opSwizzle(Ctx &c, const Inst &I) {
       src = (l & ~31u) | ((((l & 31) & andM) | orM) ^ xorM);
     }
     if (!((exec >> src) & 1))
-      return fault(c, "ds_swizzle reads inactive lane " + std::to_string(src) + " (not modelled)", l, 0, false);
+      return unsupportedOp(c, "ds_swizzle of an inactive lane", "ds_swizzle reads inactive lane " + std::to_string(src) + " (not modelled)", l, 0, false);
     D[l] = uint32_t(tmp[src]);
   }
   return St::Next;
@@ -1110,7 +1122,7 @@ St opAssert(Ctx &c, const Inst &I, bool Cuda) {
   readString(c, arg(1), l, file);
   uint64_t line = arg(2);
   readString(c, arg(3), l, func);
-  return fault(c, "device assertion failed: '" + msg + "' at " + file + ":" + std::to_string(uint32_t(line)) +
+  return fault(c, FK::Assert, "device assertion failed: '" + msg + "' at " + file + ":" + std::to_string(uint32_t(line)) +
                       (func.empty() ? "" : " in " + func),
                l, 0, false);
 }
@@ -1146,7 +1158,7 @@ void initWave(LaunchState &L, WorkGroup &G, Wave &Wv) {
   f.spBase = 0;
   f.spTop = K.frameBytes;
   Wv.sp = K.frameBytes;
-  if (!ensurePriv(Wv, W, K.frameBytes)) L.fail("kernel private frame too large");
+  if (!ensurePriv(Wv, W, K.frameBytes)) L.failLimit("kernel private frame too large", ::support::Resource::PrivateMemory);
 }
 
 bool runWave(LaunchState &L, WorkGroup &G, Wave &Wv, unsigned Budget) {
@@ -1193,7 +1205,8 @@ bool runWave(LaunchState &L, WorkGroup &G, Wave &Wv, unsigned Budget) {
         I.src->print(OS);
         OS << " in function '" << c.fr->fn->name << "'";
       } else OS << " <unknown>";
-      L.fail(OS.str());
+      if (!c.fault.construct.empty()) L.failUnsupported(OS.str(), c.fault.construct);
+      else L.fail(OS.str(), c.fault.kind);
       Wv.state = WaveState::Done;
     }
     break;
@@ -1443,9 +1456,9 @@ Handler special(SOp Op, VK) {
     return +[](Ctx &c, const Inst &I) { uint64_t *D = slotPtr(c, I.dst); const uint64_t *A = srcPtr(c, I.a);
       forLanes(c, [&](unsigned l) { D[l] = (A[l] >> 32) == (PrivateApertureBase >> 32); }); return St::Next; };
   case SOp::Trap:
-    return +[](Ctx &c, const Inst &) { return fault(c, "trap", unsigned(__builtin_ctzll(c.exec)), 0, false); };
+    return +[](Ctx &c, const Inst &) { return fault(c, FK::Trap, "trap", unsigned(__builtin_ctzll(c.exec)), 0, false); };
   case SOp::Abort:
-    return +[](Ctx &c, const Inst &) { return fault(c, "abort() called", unsigned(__builtin_ctzll(c.exec)), 0, false); };
+    return +[](Ctx &c, const Inst &) { return fault(c, FK::Trap, "abort() called", unsigned(__builtin_ctzll(c.exec)), 0, false); };
   case SOp::EndPgm:
     return +[](Ctx &c, const Inst &) { c.wave->depth = 0; c.wave->state = WaveState::Done; return St::Stop; };
   case SOp::StackSave: return +[](Ctx &c, const Inst &I) { return uniform(c, I, c.wave->sp); };

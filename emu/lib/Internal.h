@@ -16,6 +16,7 @@
 #pragma once
 
 #include "emu/Emu.h"
+#include "support/Error.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/DataLayout.h"
@@ -181,6 +182,8 @@ struct LaunchState;
 /// Fault details recorded by an op.
 struct Fault {
   bool set = false;
+  support::FaultKind kind = support::FaultKind::MemoryFault;
+  std::string construct; // non-empty: an unmodelled case (UnsupportedError) naming it
   std::string what;     // "invalid global store of 4 bytes", "trap", ...
   uint64_t address = 0;
   unsigned lane = 0;
@@ -267,12 +270,34 @@ struct LaunchState {
   std::atomic<bool> abort{false};
   std::atomic<uint64_t> laneInstrs{0}, waveInstrs{0};
   std::mutex errMu;
-  std::string error;
+  std::string error; ///< the first failure's report (empty: none)
+  // What the first failure was, for the typed error launch() returns.
+  enum class ErrorClass : uint8_t { Fault, Unsupported, Limit } errorClass = ErrorClass::Fault;
+  support::FaultKind errorFault = support::FaultKind::MemoryFault;
+  support::Resource errorResource = support::Resource::Unspecified;
+  std::string errorConstruct;
   std::mutex printMu;
   std::function<void(llvm::StringRef)> *printfSink = nullptr;
-  void fail(std::string Msg) {
+  /// Records the first failure and stops the launch.
+  void fail(std::string Msg, support::FaultKind K) { record(std::move(Msg), ErrorClass::Fault, K, {}, {}); }
+  void failUnsupported(std::string Msg, std::string Construct) {
+    record(std::move(Msg), ErrorClass::Unsupported, {}, {}, std::move(Construct));
+  }
+  void failLimit(std::string Msg, support::Resource R) { record(std::move(Msg), ErrorClass::Limit, {}, R, {}); }
+  /// The typed error of the first failure (success when none); a trap after
+  /// a failed assertion's printf record (\p AssertRecord) is an Assert.
+  llvm::Error takeError(bool AssertRecord);
+
+private:
+  void record(std::string Msg, ErrorClass C, support::FaultKind K, support::Resource R, std::string Construct) {
     std::lock_guard<std::mutex> G(errMu);
-    if (error.empty()) error = std::move(Msg);
+    if (error.empty()) {
+      error = std::move(Msg);
+      errorClass = C;
+      errorFault = K;
+      errorResource = R;
+      errorConstruct = std::move(Construct);
+    }
     abort.store(true);
   }
 };

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "isa-emu/IsaEmu.h"
+#include "support/Error.h"
 
 #include <atomic>
 #include <cstdint>
@@ -105,7 +106,9 @@ struct Wave {
   uint64_t flatScr = 0;   ///< FLAT_SCRATCH hwreg (gfx10+; gfx9 keeps it in s[102:103])
   uint64_t privBase = 0;  ///< device address of this wave's scratch (swizzled per lane)
   uint32_t privBytes = 0; ///< private bytes per lane
-  std::string fault;
+  std::string fault;            ///< the report (empty until a fault)
+  support::FaultKind faultKind = support::FaultKind::MemoryFault;
+  std::string faultConstruct;   ///< non-empty: an unsupported construct, not a device fault
 
   uint64_t exec() const { return W == 32 ? S[SExecLo] : (S[SExecLo] | uint64_t(S[SExecHi]) << 32); }
   void setExec(uint64_t m) {
@@ -213,8 +216,14 @@ void sdwaExec(Wave &w, const Inst &I);
 // ---- reports ----------------------------------------------------------------------
 /// Marks the wave faulted with a report naming kernel, workgroup, wave, lane,
 /// address and the instruction (filled in by the scheduler).
-void raiseFault(Wave &w, const Inst &I, const std::string &what, int lane = -1, uint64_t addr = 0,
-                bool hasAddr = false);
+/// \p kind is what the runtime reports (support::FaultKind -> CUDA's code).
+void raiseFault(Wave &w, const Inst &I, support::FaultKind kind, const std::string &what, int lane = -1,
+                uint64_t addr = 0, bool hasAddr = false);
+/// A case the emulator does not model: the launch fails with an
+/// UnsupportedError("isa-emu", construct); an empty construct names the
+/// instruction's mnemonic.
+void raiseUnsupported(Wave &w, const Inst &I, std::string construct, const std::string &what, int lane = -1,
+                      uint64_t addr = 0, bool hasAddr = false);
 
 // ---- memory (Memory.cpp) ----------------------------------------------------------
 /// Host pointer of [addr, addr+n) in global memory, or nullptr when unmapped.

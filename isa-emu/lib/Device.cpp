@@ -49,7 +49,8 @@ struct Device::Impl {
     }
     uint64_t Off = (used.load() + 255) & ~uint64_t(255);
     if (Off + Bytes > arenaBytes)
-      return createStringError("isa-emu: out of device memory (" + Twine(Bytes) + " bytes)");
+      return ::support::resourceLimit(::support::Resource::DeviceMemory,
+                                    ::support::noLoc("isa-emu: out of device memory (" + std::to_string(Bytes) + " bytes)"));
     used.store(Off + std::max<uint64_t>(Bytes, 1));
     return GlobalBase + Off;
   }
@@ -106,8 +107,10 @@ static Error runGrid(Device::Impl &Dev, detail::LaunchState &LS, const detail::D
   }
   Dev.counters.laneInstructions += LS.laneInstrs.load();
   Dev.counters.waveInstructions += LS.waveInstrs.load();
-  if (!LS.error.empty()) return createStringError(LS.error);
-  return Error::success();
+  if (LS.error.empty()) return Error::success();
+  if (!LS.errorConstruct.empty())
+    return ::support::unsupported("isa-emu", LS.errorConstruct, ::support::noLoc(LS.error));
+  return ::support::deviceFault(LS.errorFault, ::support::noLoc(LS.error));
 }
 
 Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
@@ -252,7 +255,10 @@ Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, v
   LS.kernel = &K;
   LS.cfg = Cfg;
   if (Cfg.block.count() == 0 || Cfg.block.count() > 1024 || Cfg.grid.count() == 0)
-    return createStringError("isa-emu: bad launch geometry");
+    return ::support::resourceLimit(::support::Resource::BlockThreads,
+                                  ::support::noLoc("isa-emu: bad launch geometry (grid of " +
+                                                 std::to_string(Cfg.grid.count()) + " work-groups of " +
+                                                 std::to_string(Cfg.block.count()) + " work-items)"));
 
   detail::DispatchMemory DM;
   DM.alloc = [this](uint64_t N) { return P->alloc(N); };

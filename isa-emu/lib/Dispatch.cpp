@@ -36,7 +36,9 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
   unsigned W = K.waveSize;
   L.wavesPerGroup = unsigned((C.block.count() + W - 1) / W);
   L.ldsBytes = K.groupSegmentFixedSize + C.dynamicLdsBytes;
-  if (L.ldsBytes > 65536) return createStringError("isa-emu: LDS of " + Twine(L.ldsBytes) + " bytes exceeds 64 KiB");
+  if (L.ldsBytes > 65536)
+    return ::support::resourceLimit(::support::Resource::SharedMemory,
+                                  ::support::noLoc("isa-emu: LDS of " + std::to_string(L.ldsBytes) + " bytes exceeds 64 KiB"));
   L.privPerLane = K.privateSegmentFixedSize + (K.usesDynamicStack ? C.dynamicPrivateBytes : 0);
   L.privPerLane = (L.privPerLane + 3) & ~3u;
 

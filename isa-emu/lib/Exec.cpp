@@ -15,9 +15,12 @@
 
 namespace isaemu::detail {
 
-void raiseFault(Wave &w, const Inst &I, const std::string &What, int Lane, uint64_t Addr, bool HasAddr) {
+void raiseFault(Wave &w, const Inst &I, ::support::FaultKind Kind, const std::string &What, int Lane, uint64_t Addr,
+                bool HasAddr) {
   if (w.state == WaveState::Fault) return;
   w.state = WaveState::Fault;
+  w.faultKind = Kind;
+  w.faultConstruct.clear();
   const ProgramImage &P = *w.prog;
   std::string Where = "?", Text = "?";
   auto It = P.byAddr.find(I.addr);
@@ -36,6 +39,19 @@ void raiseFault(Wave &w, const Inst &I, const std::string &What, int Lane, uint6
   if (HasAddr) M += ", address 0x" + llvm::utohexstr(Addr);
   M += "\n  at " + Where + ": " + Text;
   w.fault = M;
+}
+
+void raiseUnsupported(Wave &w, const Inst &I, std::string Construct, const std::string &What, int Lane, uint64_t Addr,
+                      bool HasAddr) {
+  if (w.state == WaveState::Fault) return;
+  raiseFault(w, I, ::support::FaultKind::Trap, What, Lane, Addr, HasAddr);
+  if (Construct.empty()) { // the mnemonic of the instruction
+    const ProgramImage &P = *w.prog;
+    auto It = P.byAddr.find(I.addr);
+    llvm::StringRef T = It != P.byAddr.end() ? llvm::StringRef(P.text[It->second]).ltrim() : "instruction";
+    Construct = T.take_until([](char C) { return C == ' ' || C == '\t'; }).str();
+  }
+  w.faultConstruct = std::move(Construct);
 }
 
 uint8_t *globalPtr(LaunchState &ls, uint64_t a, uint64_t n) {
@@ -75,7 +91,7 @@ void runWave(Wave &w, unsigned Slice) {
   uint32_t N = uint32_t(w.prog->code.size());
   while (Slice--) {
     if (w.pc >= N) {
-      raiseFault(w, Code[N - 1], "execution ran past the end of the code");
+      raiseFault(w, Code[N - 1], ::support::FaultKind::IllegalInstruction, "execution ran past the end of the code");
       break;
     }
     const Inst &I = Code[w.pc++];
@@ -97,7 +113,11 @@ bool runWorkgroup(LaunchState &LS, Workgroup &WG) {
       if (w.state == WaveState::Running) runWave(w, 2048);
       if (w.state == WaveState::Fault) {
         std::lock_guard<std::mutex> L(LS.errMu);
-        if (LS.error.empty()) LS.error = w.fault;
+        if (LS.error.empty()) {
+          LS.error = w.fault;
+          LS.errorFault = w.faultKind;
+          LS.errorConstruct = w.faultConstruct;
+        }
         return false;
       }
       if (w.state != WaveState::Done) ++Live;

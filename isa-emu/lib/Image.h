@@ -65,7 +65,9 @@ struct LaunchState {
   std::function<uint8_t *(uint64_t, uint64_t)> resolve;
   std::atomic<bool> abort{false};
   std::mutex errMu;
-  std::string error;
+  std::string error;                 ///< first fault's report (empty: none)
+  support::FaultKind errorFault = support::FaultKind::MemoryFault;
+  std::string errorConstruct;        ///< non-empty: unsupported construct
   std::atomic<uint64_t> laneInstrs{0}, waveInstrs{0};
 };
 

@@ -13,7 +13,7 @@ const OpRow Rows[] = {
 };
 
 void missingHandler(Wave &w, const Inst &I) {
-  raiseFault(w, I, "executed an instruction without a handler (loaded with missing opcodes)");
+  raiseUnsupported(w, I, {}, "executed an instruction without a handler (loaded with missing opcodes)");
 }
 const OpRow Missing = {"<missing>", Family::SOPP, missingHandler};
 

@@ -243,6 +243,8 @@ void Context::flushPrintf() {
   fflush(stdout);
 }
 
+uint64_t Context::generation() const { return P->Generation.load(); }
+
 llvm::Error Context::reset() {
   llvm::consumeError(waitIdle());
   {
@@ -250,10 +252,19 @@ llvm::Error Context::reset() {
     std::lock_guard<std::mutex> G(P->Mu);
     P->Streams.clear();
     P->Events.clear();
+    // CUDA destroys the context's modules; the runtime API loads the
+    // registered fat binaries again on next use (module variables start
+    // from their initial values again).
+    for (auto &M : P->Modules) {
+      M->Retired = true;
+      P->Retired.push_back(std::move(M));
+    }
+    P->Modules.clear();
+    ++P->Generation;
   }
   for (const Allocation &A : Mem.all()) {
-    if (A.moduleGlobal) continue; // modules stay loaded
     Mem.erase(A.base);
+    if (A.moduleGlobal) continue; // part of a (retired) backend module
     llvm::consumeError(A.kind == MemoryKind::Device ? backend().freeDevice(A.base) : backend().freeHost(A.base));
   }
   P->Sticky.store(Errc::Success);

@@ -26,6 +26,11 @@ struct Context::Impl {
   std::map<std::thread::id, std::unique_ptr<Stream>> PerThread;
   std::vector<std::unique_ptr<Event>> Events;
   std::vector<std::unique_ptr<Module>> Modules;
+  // Unloaded by reset() but kept alive: stale handles (the driver's CUmodule /
+  // CUfunction) then fail with InvalidResourceHandle instead of dangling. The
+  // backend images stay loaded too (neither emulator can unload code).
+  std::vector<std::unique_ptr<Module>> Retired;
+  std::atomic<uint64_t> Generation{0};
   std::atomic<Errc> Sticky{Errc::Success};
   std::string StickyMsg;
   uint64_t StackBytes = 1024;

@@ -12,8 +12,9 @@ const char *errcName(Errc C) {
 #define N(X) case Errc::X: return #X;
   N(Success) N(InvalidValue) N(MemoryAllocation) N(NoDevice) N(InvalidDevice) N(BackendUnavailable)
   N(InvalidKernelImage) N(InvalidDeviceFunction) N(InvalidSymbol) N(InvalidConfiguration)
-  N(InvalidResourceHandle) N(NotReady) N(NotSupported) N(CooperativeLaunchTooLarge) N(LaunchFailure)
-  N(IllegalAddress) N(Assert) N(IllegalState) N(StreamCaptureUnsupported) N(StreamCaptureInvalidated)
+  N(InvalidResourceHandle) N(NotReady) N(NotSupported) N(CooperativeLaunchTooLarge) N(LaunchOutOfResources)
+  N(LaunchFailure) N(IllegalAddress) N(MisalignedAddress) N(IllegalInstruction) N(LaunchTimeout) N(Assert)
+  N(IllegalState) N(StreamCaptureUnsupported) N(StreamCaptureInvalidated)
   N(StreamCaptureMerge) N(StreamCaptureUnmatched) N(StreamCaptureUnjoined) N(StreamCaptureIsolation)
   N(StreamCaptureImplicit) N(CapturedEvent) N(StreamCaptureWrongThread) N(GraphExecUpdateFailure) N(Unknown)
 #undef N
@@ -21,7 +22,14 @@ const char *errcName(Errc C) {
   return "Unknown";
 }
 
-bool isSticky(Errc C) { return C == Errc::LaunchFailure || C == Errc::IllegalAddress || C == Errc::Assert; }
+bool isSticky(Errc C) {
+  switch (C) {
+  case Errc::LaunchFailure: case Errc::IllegalAddress: case Errc::MisalignedAddress: case Errc::IllegalInstruction:
+  case Errc::LaunchTimeout: case Errc::Assert:
+    return true;
+  default: return false;
+  }
+}
 
 void RuntimeError::log(llvm::raw_ostream &OS) const { OS << Msg; }
 std::error_code RuntimeError::convertToErrorCode() const { return llvm::inconvertibleErrorCode(); }

@@ -48,7 +48,12 @@ Module::~Module() = default;
 std::vector<std::string> Module::kernelNames() const { return P->Kernels; }
 bool Module::isSplit() const { return P->Split != nullptr; }
 
+static llvm::Error retiredError() {
+  return makeError(Errc::InvalidResourceHandle, "the module was unloaded by a device reset");
+}
+
 llvm::Expected<Function *> Module::function(llvm::StringRef Name) {
+  if (retired()) return retiredError();
   std::lock_guard<std::mutex> G(P->Mu);
   if (auto It = P->Functions.find(Name); It != P->Functions.end()) return It->second.get();
   BackendModule *Img = nullptr;
@@ -85,6 +90,7 @@ llvm::Expected<Function *> Module::function(llvm::StringRef Name) {
 }
 
 llvm::Expected<GlobalInfo> Module::global(llvm::StringRef Name) {
+  if (retired()) return retiredError();
   std::lock_guard<std::mutex> G(P->Mu);
   if (P->Split)
     return makeError(Errc::NotSupported, "host access to variable '" + Name + "' of a module loaded per kernel");

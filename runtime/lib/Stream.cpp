@@ -157,6 +157,8 @@ llvm::Error submitLaunch(Stream &S, Function &F, const LaunchConfig &C, llvm::Ex
   if (!K) return K.takeError();
   Context &Ctx = S.context();
   if (llvm::Error E = Ctx.stickyError()) return E;
+  if (F.module().retired())
+    return makeError(Errc::InvalidResourceHandle, "kernel '" + F.properties().name + "' belongs to a module a device reset unloaded");
   const KernelProperties &KP = F.properties();
   if (llvm::Error E = checkLaunch(Ctx.properties(), KP, C)) return E;
   if (auto Captured = captureNode(S, GraphNodeKind::Kernel, [&](GraphNode &N) {

@@ -34,13 +34,27 @@ void DiagError::log(llvm::raw_ostream &os) const {
 std::string_view faultKindName(FaultKind k) {
   switch (k) {
   case FaultKind::MemoryFault: return "memory-fault";
+  case FaultKind::Misaligned: return "misaligned";
   case FaultKind::Trap: return "trap";
   case FaultKind::Assert: return "assert";
   case FaultKind::Timeout: return "timeout";
   case FaultKind::Deadlock: return "deadlock";
-  case FaultKind::LaunchTooLarge: return "launch-too-large";
+  case FaultKind::IllegalInstruction: return "illegal-instruction";
   }
   return "fault";
+}
+
+std::string_view resourceName(Resource r) {
+  switch (r) {
+  case Resource::Unspecified: return "resource";
+  case Resource::BlockThreads: return "block-threads";
+  case Resource::SharedMemory: return "shared-memory";
+  case Resource::Registers: return "registers";
+  case Resource::PrivateMemory: return "private-memory";
+  case Resource::CooperativeGrid: return "cooperative-grid";
+  case Resource::DeviceMemory: return "device-memory";
+  }
+  return "resource";
 }
 
 llvm::Error unsupported(std::string stage, std::string construct, Diagnostic d) {
@@ -51,6 +65,7 @@ llvm::Error invalidInput(Diagnostic d, std::string field, uint64_t offset) {
   return llvm::make_error<InvalidInputError>(std::move(d), std::move(field), offset);
 }
 llvm::Error resourceLimit(Diagnostic d) { return llvm::make_error<ResourceLimitError>(std::move(d)); }
+llvm::Error resourceLimit(Resource r, Diagnostic d) { return llvm::make_error<ResourceLimitError>(std::move(d), r); }
 llvm::Error deviceFault(FaultKind f, Diagnostic d) {
   return llvm::make_error<DeviceFaultError>(std::move(d), f);
 }

@@ -6,6 +6,8 @@
 // kernels are hand-written PTX.
 //
 //===----------------------------------------------------------------------===//
+#include "Kernels.h"
+
 #include "runtime/Device.h"
 #include "runtime/Graph.h"
 #include "runtime/Launch.h"
@@ -49,17 +51,6 @@ const char *Ptx = R"(
 DONE:
   ret;
 }
-.visible .entry oob(.param .u64 p)
-{
-  .reg .b32 %r<2>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [p];
-  cvta.to.global.u64 %rd2, %rd1;
-  add.s64 %rd2, %rd2, 68719476736;
-  mov.u32 %r1, 7;
-  st.global.u32 [%rd2], %r1;
-  ret;
-}
 )";
 
 Errc errc(llvm::Error E) { return takeErrc(std::move(E)); }
@@ -80,7 +71,7 @@ struct EmuFixture : ::testing::Test {
     ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
     C = &(*D)->primaryContext();
     ModuleSource S;
-    S.ptx = Ptx;
+    S.ptx = std::string(Ptx) + kOobEntryPtx;
     auto L = C->loadModule(S);
     ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
     M = *L;
@@ -374,6 +365,21 @@ TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
   EXPECT_FALSE(C->memory().find(*Buf).has_value()); // pointers are dead after a reset
   auto Buf2 = C->allocate(64, MemoryKind::Device);
   ASSERT_TRUE(bool(Buf2));
+  // The reset unloaded the module, as CUDA destroys a context's modules:
+  // stale handles fail cleanly, a reload works.
+  EXPECT_TRUE(M->retired());
+  EXPECT_EQ(errc(add(C->legacyStream(), *Buf2, 1, 16)), Errc::InvalidResourceHandle);
+  EXPECT_EQ(takeErrc(M->function("add_const").takeError()), Errc::InvalidResourceHandle);
+  EXPECT_EQ(C->stickyCode(), Errc::Success); // not sticky
+  uint64_t Gen = C->generation();
+  ModuleSource S;
+  S.ptx = std::string(Ptx) + kOobEntryPtx;
+  auto L = C->loadModule(S);
+  ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+  EXPECT_EQ(C->generation(), Gen);
+  auto F = (*L)->function("add_const");
+  ASSERT_TRUE(bool(F));
+  Add = *F;
   ASSERT_FALSE(bool(add(C->legacyStream(), *Buf2, 1, 16)));
   EXPECT_FALSE(bool(C->synchronize()));
 }

@@ -138,6 +138,11 @@ public:
   /// Launch kernel \p Name. \p Args has one pointer per explicit kernel
   /// parameter (for a "pad" kernel: without the trailing block-dim
   /// parameter, which the launcher fills). Runs the launch to completion.
+  /// Failures are typed (support/Error.h): a fault is a DeviceFaultError
+  /// (FaultKind: MemoryFault, Misaligned, Trap, Assert, Timeout,
+  /// IllegalInstruction), an unmodelled case an UnsupportedError("emu", ...),
+  /// a limit a ResourceLimitError (BlockThreads, SharedMemory, PrivateMemory,
+  /// CooperativeGrid, DeviceMemory).
   llvm::Error launch(Module &M, llvm::StringRef Name, const LaunchConfig &Cfg,
                      void **Args);
   /// Waits for outstanding work (launches are synchronous; kept for the

@@ -165,6 +165,10 @@ public:
 
   /// Launch \p Kernel; \p Args has one pointer per explicit argument of the
   /// metadata (its .size bytes are copied to its .offset). Synchronous.
+  /// Failures are typed (support/Error.h): a fault is a DeviceFaultError
+  /// (FaultKind: MemoryFault, Misaligned, Trap, IllegalInstruction), an
+  /// unmodelled case an UnsupportedError("isa-emu", construct), a limit a
+  /// ResourceLimitError (BlockThreads, SharedMemory, DeviceMemory).
   llvm::Error launch(Program &P, llvm::StringRef Kernel, const LaunchConfig &Cfg, void **Args);
 
   Counters counters() const;

@@ -56,7 +56,7 @@ void dppExec(Wave &w, const Inst &I) {
       if (!((RowMask >> (l / 16)) & 1) || !((BankMask >> ((l / 4) & 3)) & 1)) continue;
       int From = dppLane(w, Ctrl, l);
       if (From == -3) {
-        raiseFault(w, I, "unsupported dpp_ctrl 0x" + std::to_string(Ctrl));
+        raiseUnsupported(w, I, "dpp_ctrl 0x" + std::to_string(Ctrl), "unsupported dpp_ctrl 0x" + std::to_string(Ctrl));
         return;
       }
       if (From == -2) { Write |= 0; continue; } // row_bcast: lane keeps its value

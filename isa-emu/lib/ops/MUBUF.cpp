@@ -64,7 +64,7 @@ template <unsigned Bytes, bool Store, bool Signed = false> void access(Wave &w, 
         A = R.base + SOff + BO;
         // Scratch through the private segment buffer: only this wave's region.
         if (A < w.privBase || A + n > w.privBase + uint64_t(w.privBytes) * w.W) {
-          raiseFault(w, I, "scratch (buffer) access outside the wave's private segment", int(l), A, true);
+          raiseFault(w, I, ::support::FaultKind::MemoryFault, "scratch (buffer) access outside the wave's private segment", int(l), A, true);
           return;
         }
       } else {

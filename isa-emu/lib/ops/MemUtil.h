@@ -28,7 +28,7 @@ inline bool laneAccess(Wave &w, const Inst &I, unsigned l, Space sp, uint64_t a,
       unsigned c = std::min<unsigned>(n - k, 4 - unsigned((a + k) & 3));
       uint8_t *p = privatePtr(w, l, a + k, c);
       if (!p) {
-        raiseFault(w, I, "private (scratch) memory fault", int(l), a + k, true);
+        raiseFault(w, I, ::support::FaultKind::MemoryFault, "private (scratch) memory fault", int(l), a + k, true);
         return false;
       }
       if (store) memcpy(p, b + k, c);
@@ -39,7 +39,7 @@ inline bool laneAccess(Wave &w, const Inst &I, unsigned l, Space sp, uint64_t a,
   }
   uint8_t *p = sp == Space::Lds ? ldsPtr(w, a, n) : globalPtr(*w.ls, a, n);
   if (!p) {
-    raiseFault(w, I, sp == Space::Lds ? "LDS access out of range" : "global memory fault", int(l), a, true);
+    raiseFault(w, I, ::support::FaultKind::MemoryFault, sp == Space::Lds ? "LDS access out of range" : "global memory fault", int(l), a, true);
     return false;
   }
   if (store) memcpy(p, b, n);
@@ -66,19 +66,19 @@ inline uint8_t *atomicPtr(Wave &w, const Inst &I, unsigned l, Space sp, uint64_t
       a = uint32_t(a);
       if (n == 4) {
         uint8_t *p = privatePtr(w, l, a, 4);
-        if (!p) raiseFault(w, I, "private (scratch) memory fault", int(l), a, true);
+        if (!p) raiseFault(w, I, ::support::FaultKind::MemoryFault, "private (scratch) memory fault", int(l), a, true);
         return p;
       }
-      raiseFault(w, I, "64-bit atomic on private memory (not modelled)", int(l), a, true);
+      raiseUnsupported(w, I, "64-bit atomic on private memory", "64-bit atomic on private memory (not modelled)", int(l), a, true);
       return nullptr;
     } else sp = Space::Global;
   }
   if (a % n) {
-    raiseFault(w, I, "misaligned atomic", int(l), a, true);
+    raiseFault(w, I, ::support::FaultKind::Misaligned, "misaligned atomic", int(l), a, true);
     return nullptr;
   }
   uint8_t *p = sp == Space::Lds ? ldsPtr(w, a, n) : globalPtr(*w.ls, a, n);
-  if (!p) raiseFault(w, I, sp == Space::Lds ? "LDS atomic out of range" : "global memory fault (atomic)", int(l), a, true);
+  if (!p) raiseFault(w, I, ::support::FaultKind::MemoryFault, sp == Space::Lds ? "LDS atomic out of range" : "global memory fault (atomic)", int(l), a, true);
   return p;
 }
 

@@ -22,7 +22,7 @@ void s_load(Wave &w, const Inst &I) {
   unsigned N = I.d[0].count;
   const uint8_t *P = globalPtr(*w.ls, A, 4ull * N);
   if (!P) {
-    raiseFault(w, I, "scalar memory fault", -1, A, true);
+    raiseFault(w, I, ::support::FaultKind::MemoryFault, "scalar memory fault", -1, A, true);
     return;
   }
   for (unsigned k = 0; k < N; ++k) {
@@ -43,7 +43,7 @@ void s_buffer_load(Wave &w, const Inst &I) {
     if (O + 4 <= D2) {
       const uint8_t *P = globalPtr(*w.ls, Base + O, 4);
       if (!P) {
-        raiseFault(w, I, "scalar buffer memory fault", -1, Base + O, true);
+        raiseFault(w, I, ::support::FaultKind::MemoryFault, "scalar buffer memory fault", -1, Base + O, true);
         return;
       }
       memcpy(&V, P, 4);

@@ -116,7 +116,7 @@ void s_andn2_wrexec(Wave &w, const Inst &I) {
 static bool jumpTo(Wave &w, const Inst &I, uint64_t Addr) {
   auto It = w.prog->byAddr.find(Addr);
   if (It == w.prog->byAddr.end()) {
-    raiseFault(w, I, "jump to 0x" + std::to_string(Addr) + ", which is not decoded code", -1, Addr, true);
+    raiseFault(w, I, ::support::FaultKind::IllegalInstruction, "jump to 0x" + std::to_string(Addr) + ", which is not decoded code", -1, Addr, true);
     return false;
   }
   w.pc = It->second;

@@ -57,7 +57,8 @@ void setreg(Wave &w, const Inst &I, uint32_t Simm, uint32_t V) {
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
   if (!R || Id == HwStatus || Id == HwShaderCycles) {
-    raiseFault(w, I, "s_setreg of unsupported hardware register " + std::to_string(Id));
+    raiseUnsupported(w, I, "s_setreg hardware register " + std::to_string(Id),
+                     "s_setreg of unsupported hardware register " + std::to_string(Id));
     return;
   }
   uint32_t M = (Size >= 32 ? ~0u : ((1u << Size) - 1)) << Off;
@@ -73,7 +74,8 @@ void s_getreg_b32(Wave &w, const Inst &I) {
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
   if (!R) {
-    raiseFault(w, I, "s_getreg of hardware register " + std::to_string(Id) +
+    raiseUnsupported(w, I, "s_getreg hardware register " + std::to_string(Id),
+                     "s_getreg of hardware register " + std::to_string(Id) +
                          (Id == HwShaderCycles ? " (SHADER_CYCLES, which " + w.prog->target + " does not have)"
                                                : " (not modelled)"));
     return;

@@ -25,10 +25,10 @@ void s_denorm_mode(Wave &w, const Inst &I) { w.mode = (w.mode & ~0xf0u) | ((uint
 void s_sendmsg(Wave &w, const Inst &I) {
   unsigned Msg = unsigned(I.c[0]) & (w.prog->gfx11 ? 0xff : 0xf);
   if (w.prog->gfx11 && Msg == 3) return; // MSG_DEALLOC_VGPRS
-  raiseFault(w, I, "s_sendmsg " + std::to_string(I.c[0]) + " (message not modelled)");
+  raiseUnsupported(w, I, "s_sendmsg " + std::to_string(Msg), "s_sendmsg " + std::to_string(I.c[0]) + " (message not modelled)");
 }
 void s_trap(Wave &w, const Inst &I) {
-  raiseFault(w, I, "s_trap " + std::to_string(I.c[0] & 0xff) + " (kernel trap: abort/assert)");
+  raiseFault(w, I, ::support::FaultKind::Trap, "s_trap " + std::to_string(I.c[0] & 0xff) + " (kernel trap: abort/assert)");
 }
 
 } // namespace isaemu::detail
@@ -43,11 +43,11 @@ void s_sendmsg_rtn(Wave &w, const Inst &I) {
     else swrite32(w, I.d[0], uint32_t(w.waveInstrs));
     return;
   }
-  raiseFault(w, I, "s_sendmsg_rtn " + std::to_string(Msg) + " (message not modelled)");
+  raiseUnsupported(w, I, "s_sendmsg_rtn " + std::to_string(Msg), "s_sendmsg_rtn " + std::to_string(Msg) + " (message not modelled)");
 }
 } // namespace isaemu::detail
 namespace isaemu::detail {
 void s_sethalt(Wave &w, const Inst &I) {
-  if (I.c[0] & 1) raiseFault(w, I, "s_sethalt 1 (the wave halts; reported as a trap)");
+  if (I.c[0] & 1) raiseFault(w, I, ::support::FaultKind::Trap, "s_sethalt 1 (the wave halts; reported as a trap)");
 }
 } // namespace isaemu::detail

@@ -6,8 +6,9 @@
 // FIFO), the buffered device-printf text (flushed at CUDA's flush points:
 // launch, synchronisation, module load, reset, process exit) and the sticky
 // error. reset() (cudaDeviceReset) waits for all work, frees every
-// allocation (pointers are dead afterwards), unloads modules, destroys the
-// streams and clears the sticky error; the backend device stays open.
+// allocation (pointers are dead afterwards), unloads (retires) modules,
+// destroys the streams and clears the sticky error; the backend device stays
+// open.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -73,6 +74,9 @@ public:
   void appendPrintf(llvm::StringRef Text);   // from backends (any thread)
   void flushPrintf();                        // to stdout, on the calling thread
   llvm::Error reset();
+  // Incremented by every reset(): a module loaded under an older generation
+  // is retired (Module::retired()), and its owner reloads it.
+  uint64_t generation() const;
 
   struct Impl;
   Impl &impl() { return *P; }

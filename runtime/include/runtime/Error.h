@@ -3,8 +3,9 @@
 // Every fallible core call returns llvm::Error / llvm::Expected whose payload
 // is a runtime::RuntimeError carrying one Errc. The codes are CUDA's concepts,
 // not CUDA's numbers: the runtime-API shim and the driver-API library map them
-// to cudaError_t / CUresult. Errors classed sticky (kernel faults: launch
-// failure, illegal address, assert) poison the context until it is reset, as
+// to cudaError_t / CUresult (a backend's typed errors become Errc through
+// runtime/core/ErrorTable.h). Errors classed sticky (kernel faults: launch
+// failure, illegal address/instruction, misaligned, timeout, assert) poison the context until it is reset, as
 // in CUDA; argument errors never do. (Issue 12 may later replace this with the
 // project-wide typed error library; the Errc names stay.)
 //
@@ -32,8 +33,12 @@ enum class Errc {
   NotReady,                // query: work still pending
   NotSupported,            // a feature the runtime refuses explicitly
   CooperativeLaunchTooLarge,
+  LaunchOutOfResources,    // registers / private memory a launch needs
   LaunchFailure,           // sticky: kernel trap / fault
   IllegalAddress,          // sticky: kernel memory fault
+  MisalignedAddress,       // sticky: misaligned access
+  IllegalInstruction,      // sticky: control reached no code
+  LaunchTimeout,           // sticky: a kernel that ran past the watchdog (a hang)
   Assert,                  // sticky: device-side assert
   IllegalState,            // e.g. ending a stream capture never begun
   // Stream capture and graphs (runtime/Graph.h), CUDA's codes of the same names.

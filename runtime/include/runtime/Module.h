@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <atomic>
+
 namespace runtime {
 
 class Context;
@@ -60,13 +62,19 @@ public:
   // Device address and size of a module-scope variable.
   llvm::Expected<GlobalInfo> global(llvm::StringRef Name);
   bool isSplit() const;
+  // Unloaded by a device reset (cudaDeviceReset / cuDevicePrimaryCtxReset):
+  // the object stays valid so stale handles fail cleanly, but function(),
+  // global() and launches of its kernels are InvalidResourceHandle.
+  bool retired() const { return Retired.load(); }
 
   struct Impl;
   explicit Module(Context &C, std::unique_ptr<Impl> I);
 
 private:
+  friend class Context;
   Context *Ctx;
   std::unique_ptr<Impl> P;
+  std::atomic<bool> Retired{false};
 };
 
 } // namespace runtime

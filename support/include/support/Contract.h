@@ -122,4 +122,14 @@ inline constexpr const char *kBarrierInit = "__ptx2amd_barrier_init";   // softw
 inline constexpr const char *kPadSuffix = ".ptx2amd.pad";               // pad clones of devlib functions
 } // namespace global
 
+// The device printf FIFO (__ptx2amd_printf_buffer -> { u64 capacity; u64 used;
+// u8 data[capacity] }, written by amdgpu-lower/devlib/runtime.c): records of
+// { u32 record bytes (8-aligned); u32 format bytes incl. NUL | flags; format
+// padded to 8; argument buffer }.
+namespace printfrec {
+inline constexpr uint32_t kHeaderBytes = 16;         // capacity, used
+inline constexpr uint32_t kAssertFlag = 0x80000000u; // the record of a failed assertion (__assertfail)
+inline constexpr uint32_t kLengthMask = 0x7fffffffu; // format bytes in the second word
+} // namespace printfrec
+
 } // namespace support

@@ -8,8 +8,8 @@
 //   UnsupportedError   stage ("ptx-to-llvm", "emu", ...) and construct name
 //   ContractError      a stage received input that breaks its contract
 //   InvalidInputError  malformed input, with the field and byte offset when known
-//   ResourceLimitError a limit was exceeded
-//   DeviceFaultError   the device faulted; FaultKind says how
+//   ResourceLimitError a limit was exceeded; Resource says which
+//   DeviceFaultError   the device faulted while running a kernel; FaultKind says how
 //   IOError            a file operation failed (path + std::error_code)
 //   InternalError      a toolchain bug / LLVM failure no input should cause
 //
@@ -83,19 +83,41 @@ private:
   uint64_t offset_;
 };
 
+// Which limit a ResourceLimitError hit (a launch's consumers map each to the
+// API's own code: CUDA says InvalidConfiguration for a block's threads,
+// InvalidValue for shared memory, LaunchOutOfResources for registers).
+enum class Resource : uint8_t {
+  Unspecified,
+  BlockThreads,    // threads per block / work-group (or an empty block / grid)
+  SharedMemory,    // LDS per work-group (static + dynamic)
+  Registers,       // registers per thread / work-group
+  PrivateMemory,   // per-thread private segment / stack
+  CooperativeGrid, // a cooperative grid whose work-groups cannot all be resident
+  DeviceMemory     // device memory (an allocation a launch needs)
+};
+std::string_view resourceName(Resource r);
+
 class ResourceLimitError : public llvm::ErrorInfo<ResourceLimitError, DiagError> {
 public:
   static char ID;
-  explicit ResourceLimitError(Diagnostic d) : ErrorInfo(std::move(d)) { diag_.kind = ErrorKind::ResourceLimit; }
+  explicit ResourceLimitError(Diagnostic d, Resource r = Resource::Unspecified)
+      : ErrorInfo(std::move(d)), resource_(r) {
+    diag_.kind = ErrorKind::ResourceLimit;
+  }
+  Resource resource() const { return resource_; }
+
+private:
+  Resource resource_;
 };
 
 enum class FaultKind : uint8_t {
-  MemoryFault,   // invalid or out-of-bounds access
-  Trap,          // trap / abort instruction
-  Assert,        // device-side assert() (__assertfail)
-  Timeout,       // watchdog: the kernel ran too long
-  Deadlock,      // barrier / cooperative wait that can never complete
-  LaunchTooLarge // a cooperative grid whose workgroups cannot all be resident
+  MemoryFault,        // invalid or out-of-bounds access
+  Misaligned,         // misaligned access (atomic / vector)
+  Trap,               // trap / abort instruction, halt
+  Assert,             // device-side assert() (__assertfail)
+  Timeout,            // watchdog: the kernel ran too long (a hang)
+  Deadlock,           // barrier / cooperative wait that can never complete
+  IllegalInstruction  // control reached no code / not decoded code
 };
 std::string_view faultKindName(FaultKind k);
 
@@ -149,6 +171,7 @@ llvm::Error contractViolation(Diagnostic d);
 llvm::Error invalidInput(Diagnostic d, std::string field = {},
                          uint64_t offset = InvalidInputError::kNoOffset);
 llvm::Error resourceLimit(Diagnostic d);
+llvm::Error resourceLimit(Resource r, Diagnostic d);
 llvm::Error deviceFault(FaultKind f, Diagnostic d);
 llvm::Error internalError(Diagnostic d);
 llvm::Error ioError(std::string path, std::error_code ec, std::string what = {});

@@ -1,0 +1,202 @@
+//===- CoreTests.cpp - what the backends share: error table, printf FIFO -------===//
+//
+// The kind -> code table is checked against CUDA's codes for the same
+// situations on the H200 (tests/golden/programs/runtime_errors.stdout: too
+// much dynamic shared memory is cudaErrorInvalidValue; CUDA's documented
+// codes for an illegal address, an assert, a trap, a block of too many
+// threads). The printf FIFO records are built by hand in the layout the
+// device library writes (amdgpu-lower/devlib/runtime.c), independently of
+// any executor. Typed faults are checked end to end on emu and isa with
+// hand-written PTX.
+//
+//===----------------------------------------------------------------------===//
+#include "ErrorTable.h"
+#include "Kernels.h"
+#include "PrintfFifo.h"
+
+#include "runtime/Device.h"
+
+#include "support/Contract.h"
+#include "support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+using namespace runtime;
+
+namespace {
+
+Errc codeOf(llvm::Error E) {
+  Errc C = errcFor(E, Errc::Unknown);
+  llvm::consumeError(std::move(E));
+  return C;
+}
+
+// One record in the device library's layout.
+void addRecord(std::vector<uint8_t> &Buf, const std::string &Fmt, const std::vector<uint8_t> &Args,
+               uint32_t Flags = 0) {
+  uint32_t FLen = uint32_t(Fmt.size() + 1), FPad = (FLen + 7) & ~7u;
+  uint32_t Rec = 8 + FPad + uint32_t((Args.size() + 7) & ~size_t(7));
+  size_t At = Buf.size();
+  Buf.resize(At + Rec, 0);
+  uint32_t W = FLen | Flags;
+  std::memcpy(&Buf[At], &Rec, 4);
+  std::memcpy(&Buf[At + 4], &W, 4);
+  std::memcpy(&Buf[At + 8], Fmt.c_str(), FLen);
+  if (!Args.empty()) std::memcpy(&Buf[At + 8 + FPad], Args.data(), Args.size());
+}
+std::vector<uint8_t> fifo(const std::vector<uint8_t> &Records, uint64_t Capacity = 4096) {
+  std::vector<uint8_t> B(support::printfrec::kHeaderBytes + Capacity, 0);
+  uint64_t Used = Records.size();
+  std::memcpy(B.data(), &Capacity, 8);
+  std::memcpy(B.data() + 8, &Used, 8);
+  std::memcpy(B.data() + 16, Records.data(), std::min<size_t>(Records.size(), Capacity));
+  return B;
+}
+template <class T> void put(std::vector<uint8_t> &A, T V) {
+  size_t At = (A.size() + sizeof(T) - 1) / sizeof(T) * sizeof(T);
+  A.resize(At + sizeof(T));
+  std::memcpy(&A[At], &V, sizeof(T));
+}
+
+} // namespace
+
+TEST(ErrorTable, FaultsAndLimitsGetCudasCodes) {
+  using support::FaultKind;
+  using support::Resource;
+  auto fault = [](FaultKind K) { return codeOf(support::deviceFault(K, support::noLoc("f"))); };
+  auto limit = [](Resource R) { return codeOf(support::resourceLimit(R, support::noLoc("l"))); };
+  EXPECT_EQ(fault(FaultKind::MemoryFault), Errc::IllegalAddress);
+  EXPECT_EQ(fault(FaultKind::Misaligned), Errc::MisalignedAddress);
+  EXPECT_EQ(fault(FaultKind::Trap), Errc::LaunchFailure);
+  EXPECT_EQ(fault(FaultKind::Assert), Errc::Assert);
+  EXPECT_EQ(fault(FaultKind::Timeout), Errc::LaunchTimeout);
+  EXPECT_EQ(fault(FaultKind::IllegalInstruction), Errc::IllegalInstruction);
+  EXPECT_EQ(limit(Resource::BlockThreads), Errc::InvalidConfiguration);
+  EXPECT_EQ(limit(Resource::SharedMemory), Errc::InvalidValue); // H200: 1 MiB dynamic shared memory
+  EXPECT_EQ(limit(Resource::Registers), Errc::LaunchOutOfResources);
+  EXPECT_EQ(limit(Resource::CooperativeGrid), Errc::CooperativeLaunchTooLarge);
+  EXPECT_EQ(limit(Resource::DeviceMemory), Errc::MemoryAllocation);
+  EXPECT_EQ(codeOf(support::unsupported("isa-emu", "s_sendmsg 5", support::noLoc("u"))), Errc::NotSupported);
+  EXPECT_EQ(codeOf(llvm::createStringError("foreign")), Errc::Unknown); // the fallback
+  EXPECT_EQ(codeOf(makeError(Errc::InvalidSymbol, "x")), Errc::InvalidSymbol);
+  for (Errc C : {Errc::IllegalAddress, Errc::MisalignedAddress, Errc::LaunchFailure, Errc::Assert,
+                 Errc::LaunchTimeout, Errc::IllegalInstruction})
+    EXPECT_TRUE(isSticky(C)) << errcName(C);
+  for (Errc C : {Errc::InvalidValue, Errc::InvalidConfiguration, Errc::LaunchOutOfResources, Errc::NotSupported})
+    EXPECT_FALSE(isSticky(C)) << errcName(C);
+}
+
+TEST(ErrorTable, ATrapAfterAnAssertionRecordIsAnAssert) {
+  auto trap = [] { return support::deviceFault(support::FaultKind::Trap, support::noLoc("s_trap 2")); };
+  EXPECT_EQ(takeErrc(launchError(trap(), "k", true)), Errc::Assert);
+  EXPECT_EQ(takeErrc(launchError(trap(), "k", false)), Errc::LaunchFailure);
+  EXPECT_EQ(takeErrc(launchError(support::deviceFault(support::FaultKind::MemoryFault, support::noLoc("m")), "k", true)),
+            Errc::IllegalAddress);
+  std::string Msg;
+  takeErrc(launchError(trap(), "kern", false), &Msg);
+  EXPECT_EQ(Msg, "kernel 'kern' failed: s_trap 2");
+}
+
+TEST(PrintfFifo, DecodesRecordsStringsAndTheAssertionFlag) {
+  std::vector<uint8_t> Recs, A1, A2;
+  put<int32_t>(A1, -7);
+  put<double>(A1, 2.5);
+  addRecord(Recs, "a=%d b=%.1f\n", A1);
+  put<uint64_t>(A2, 0x1000);
+  put<uint32_t>(A2, 42);
+  addRecord(Recs, "%s:%u: Assertion failed.\n", A2, support::printfrec::kAssertFlag);
+  std::map<uint64_t, std::string> Mem{{0x1000, "file.cu"}};
+  PrintfDrain D = decodePrintfFifo(fifo(Recs), [&](uint64_t Addr, std::string &S) {
+    auto It = Mem.find(Addr);
+    if (It == Mem.end()) return false;
+    S = It->second;
+    return true;
+  });
+  EXPECT_EQ(D.text, "a=-7 b=2.5\nfile.cu:42: Assertion failed.\n");
+  EXPECT_EQ(D.records, 2u);
+  EXPECT_TRUE(D.assertion);
+  EXPECT_FALSE(D.truncated);
+}
+
+TEST(PrintfFifo, StopsAtAMalformedRecordAndHonoursCapacity) {
+  std::vector<uint8_t> Recs;
+  addRecord(Recs, "one\n", {});
+  size_t Good = Recs.size();
+  addRecord(Recs, "two\n", {});
+  uint32_t Bad = 4; // shorter than its own header
+  std::memcpy(&Recs[Good], &Bad, 4);
+  auto None = [](uint64_t, std::string &) { return false; };
+  PrintfDrain D = decodePrintfFifo(fifo(Recs), None);
+  EXPECT_EQ(D.text, "one\n");
+  EXPECT_FALSE(D.assertion);
+  EXPECT_TRUE(D.truncated);
+  // `used` past the capacity (reservations that did not fit): only the capacity is read.
+  std::vector<uint8_t> B = fifo(Recs, Good);
+  uint64_t Used = 1 << 20;
+  std::memcpy(B.data() + 8, &Used, 8);
+  D = decodePrintfFifo(B, None);
+  EXPECT_EQ(D.text, "one\n");
+  EXPECT_EQ(D.records, 1u);
+  EXPECT_TRUE(decodePrintfFifo({}, None).text.empty());
+}
+
+namespace {
+// trapper: PTX trap (oob: Kernels.h).
+const char *TrapPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry trapper(.param .u64 p)
+{
+  trap;
+  ret;
+}
+)";
+
+struct FaultCase {
+  const char *device, *kernel;
+  Errc expected;
+};
+
+class TypedFaults : public ::testing::TestWithParam<FaultCase> {};
+
+} // namespace
+
+TEST_P(TypedFaults, ReachTheContextAsCudasStickyCode) {
+  const FaultCase &F = GetParam();
+  PlatformOptions O;
+  O.device = F.device;
+  O.arch = "gfx1100";
+  auto P = Platform::create(O);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  auto D = (*P)->device(0);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  Context &C = (*D)->primaryContext();
+  ModuleSource S;
+  S.ptx = std::string(TrapPtx) + kOobEntryPtx;
+  auto M = C.loadModule(S);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  auto K = (*M)->function(F.kernel);
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  auto Buf = C.allocate(64, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf));
+  uint64_t Ptr = *Buf;
+  void *Args[] = {&Ptr};
+  LaunchConfig One;
+  One.block = {32, 1, 1};
+  ASSERT_FALSE(bool(C.legacyStream().launch(**K, One, Args)));
+  EXPECT_EQ(takeErrc(C.synchronize()), F.expected);
+  EXPECT_EQ(C.stickyCode(), F.expected);
+  ASSERT_FALSE(bool(C.reset()));
+}
+
+INSTANTIATE_TEST_SUITE_P(EmuAndIsa, TypedFaults,
+                         ::testing::Values(FaultCase{"emu", "oob", Errc::IllegalAddress},
+                                           FaultCase{"emu", "trapper", Errc::LaunchFailure},
+                                           FaultCase{"isa", "oob", Errc::IllegalAddress},
+                                           FaultCase{"isa", "trapper", Errc::LaunchFailure}),
+                         [](const auto &I) { return std::string(I.param.device) + "_" + I.param.kernel; });
