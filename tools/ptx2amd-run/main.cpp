@@ -163,8 +163,12 @@ int main(int argc, char **argv) {
   bool IsLL = File.size() > 3 && File.substr(File.size() - 3) == ".ll";
   auto M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags,
                             IsLL ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX);
-  for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
-  if (!M) die(llvm::toString(M.takeError()));
+  for (auto &D : Diags) fputs(support::render(D, D.file == File ? std::string_view(Text) : std::string_view()).c_str(), stderr);
+  if (!M) {
+    // Its errors are the error diagnostics just printed (ptxjit/Lowering.h).
+    llvm::consumeError(M.takeError());
+    die("translation failed");
+  }
 
   emu::DeviceOptions DO;
   DO.threads = Threads;
