@@ -176,6 +176,15 @@ TEST(Contract, TargetsAndWaveSizes) {
   EXPECT_EQ(waveSizeOf("gfx1010"), 32u);
   EXPECT_EQ(waveSizeOf("gfx803"), 64u);
   EXPECT_EQ(waveSizeOf("gfx"), 0u);
+  EXPECT_EQ(waveSizeOf("sm_90"), 0u);
+  // The generation behind the rule (emu's gfx10+ instruction forms use it too).
+  EXPECT_EQ(gfxMajorOf("gfx90a"), 9u);
+  EXPECT_EQ(gfxMajorOf("gfx9-4-generic"), 9u);
+  EXPECT_EQ(gfxMajorOf("gfx1100"), 11u);
+  EXPECT_EQ(gfxMajorOf("gfx11-generic"), 11u);
+  EXPECT_EQ(gfxMajorOf("gfx1201"), 12u);
+  EXPECT_EQ(gfxMajorOf("gfx803"), 8u);
+  EXPECT_EQ(gfxMajorOf("gfxabc"), 0u);
   EXPECT_EQ(kPadMaxBlockThreads, 512u);
   EXPECT_EQ(workItemsFor(33, WarpPolicy::Pad), 128u);
   EXPECT_EQ(workItemsFor(33, WarpPolicy::Pack), 33u);
