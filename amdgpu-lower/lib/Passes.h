@@ -1,6 +1,7 @@
 //===- Passes.h - amdgpu-lower internal pass entry points --------*- C++ -*-===//
 //
-// One function per pass/file; Pipeline.cpp runs them in order:
+// One function per pass/file; the new-PM wrappers of NewPM.cpp run them in
+// the order of amdgpulower/Passes.def:
 //   WarpPolicy.cpp    resolve each kernel's policy (native/pack/pad)
 //   WarpSizeCheck.cpp -Wwarp-size: spin-wait loops in pack kernels
 //   KernelABI.cpp     pad wrappers, barrier-state init, attributes, COV flag
@@ -15,6 +16,7 @@
 #pragma once
 
 #include "amdgpulower/Lower.h"
+#include "amdgpulower/NewPM.h"
 #include "support/Error.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -53,10 +55,8 @@ void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch);
 // Drops ptx-to-llvm's canonical-NaN selects (tagged !ptx2amd.canon) whose
 // result's NaN bits never escape (RelaxNaNCanonicalization.cpp); runs in the
 // optimisation pipeline. stripNaNCanonicalTags removes the tags afterwards.
+// (RelaxNaNCanonicalizationPass, the new-PM form, is a row of Passes.def.)
 bool relaxNaNCanonicalization(llvm::Function &f);
-struct RelaxNaNCanonicalizationPass : llvm::PassInfoMixin<RelaxNaNCanonicalizationPass> {
-  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
-};
 void stripNaNCanonicalTags(llvm::Module &m);
 
 // Replaces every constrained FP intrinsic whose static rounding is .rz/.rm/.rp

@@ -1,16 +1,16 @@
 //===- Pipeline.cpp - amdgpu-lower: the passes in order ----------------------===//
 //
-// lowerModuleNoOpt(): check the input contract (amdgcn-amd-amdhsa, valid IR),
-// resolve warp policies, run -Wwarp-size, apply the kernel ABI, link the
-// device library and re-verify. lowerModule() adds the optimisation
-// pipeline: its result is what the emulator executes and what
+// lowerModuleNoOpt(): the AMDGPULOWER_PIPELINE_PASS rows of
+// amdgpulower/Passes.def, in their order, through LLVM's new pass manager
+// (check the input contract, -Wwarp-size, drop source positions, kernel ABI,
+// device library, gfx11 cycle counter, re-verify). lowerModule() adds the
+// optimisation pipeline: its result is what the emulator executes and what
 // `ptx2amd --emit=llvm` prints.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
-#include "llvm/IR/Verifier.h"
-#include "llvm/Target/TargetMachine.h"
+#include "llvm/IR/PassManager.h"
 
 #include <chrono>
 
@@ -18,35 +18,14 @@ namespace amdgpulower {
 
 llvm::Error lowerModuleNoOpt(llvm::Module &m, const LowerOptions &opts,
                              std::vector<Diagnostic> &diags) {
-  const TargetInfo *t = findTarget(opts.arch);
-  if (!t) return support::invalidInput(support::noLocf("unsupported offload arch '%s'", opts.arch.c_str()));
-  if (opts.optLevel > 3) return support::invalidInput(support::noLocf("optimisation level must be 0..3"));
-  if (m.getTargetTriple().str() != "amdgcn-amd-amdhsa")
-    return support::contractViolation(support::noLocf("amdgpu-lower expects an amdgcn-amd-amdhsa module, got '%s'",
-                                   m.getTargetTriple().str().c_str()));
-  {
-    std::string err;
-    llvm::raw_string_ostream os(err);
-    if (llvm::verifyModule(m, &os))
-      return support::contractViolation(support::noLocf("internal error: invalid input module: %s", err.c_str()));
-  }
-  auto tm = createTargetMachine(opts.arch, opts.optLevel);
-  if (!tm) return tm.takeError();
-  m.setDataLayout((*tm)->createDataLayout());
-
-  auto policies = resolveWarpPolicies(m, *t, opts);
-  if (!policies) return policies.takeError();
-  if (opts.warnWarpSize) checkWarpSizeHazards(m, *policies, diags);
-  dropSourcePositions(m);
-  if (auto e = applyKernelABI(m, *policies, *t, opts, diags)) return e;
-  if (auto e = linkDeviceLibrary(m, *policies, *t)) return e;
-  useMonotonicCycleCounter(m, t->name);
-
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (llvm::verifyModule(m, &os))
-    return support::internalError(support::noLocf("internal error: module invalid after lowering: %s", err.c_str()));
-  return llvm::Error::success();
+  PassState state(opts);
+  llvm::ModulePassManager mpm;
+  addLoweringPipeline(mpm, state);
+  llvm::ModuleAnalysisManager mam;
+  mam.registerPass([] { return llvm::PassInstrumentationAnalysis(); });
+  mpm.run(m, mam);
+  diags.insert(diags.end(), state.diags.begin(), state.diags.end());
+  return state.takeError();
 }
 
 llvm::Error lowerModule(llvm::Module &m, const LowerOptions &opts, std::vector<Diagnostic> &diags,

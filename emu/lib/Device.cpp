@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
+#include "support/Contract.h"
 
 #include "support/Contract.h"
 
@@ -252,7 +253,7 @@ Expected<std::vector<ParamLayout>> layoutParams(const Function &F, uint32_t &Exp
 }
 
 std::string policyOf(const Function &F) {
-  Attribute A = F.getFnAttribute("ptx2amd.warp-policy");
+  Attribute A = F.getFnAttribute(::support::attr::kWarpPolicy);
   return A.isStringAttribute() ? A.getValueAsString().str() : std::string();
 }
 } // namespace
@@ -333,14 +334,18 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   bool Pad = Policy == "pad";
   if (Cfg.grid.count() == 0 || Cfg.block.count() == 0) return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "' with an empty grid or block");
   uint64_t T = Cfg.block.count();
-  if (T > 1024) return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "': block of " + Twine(T) + " threads exceeds 1024");
+  if (T > ::support::kMaxBlockThreads)
+    return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "': block of " + Twine(T) +
+                    " threads exceeds " + Twine(::support::kMaxBlockThreads));
   if (Pad) {
     if (L.W != 64)
       return ::support::contractViolation(
           ::support::noLoc("emu: kernel '" + Name.str() + "' has warp policy 'pad' but wave size " + std::to_string(L.W)));
-    if (T > 512)
-      return limitErr(::support::Resource::BlockThreads, "launch of pad-policy kernel '" + Name + "': block of " + Twine(T) +
-                   " threads exceeds 512 (a pad work-group holds 64 lanes per 32 threads, at most 1024)");
+    if (T > ::support::kPadMaxBlockThreads)
+      return limitErr(::support::Resource::BlockThreads,
+                      "launch of pad-policy kernel '" + Name + "': block of " + Twine(T) + " threads exceeds " +
+                          Twine(::support::kPadMaxBlockThreads) + " (a pad work-group holds 64 lanes per 32 threads, at most " +
+                          Twine(::support::kMaxWorkGroupSize) + ")");
     L.wgSize[0] = uint32_t(64 * ((T + 31) / 32));
     L.wgSize[1] = L.wgSize[2] = 1;
   } else {
@@ -476,7 +481,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     return A->host(It->second);
   };
   uint64_t CoopWS = 0;
-  if (uint8_t *Env = globalHost("__ptx2amd_envreg", 128)) {
+  if (uint8_t *Env = globalHost(::support::global::kEnvReg, 128)) {
     std::memset(Env, 0, 128);
     if (Cfg.cooperative) {
       auto WS = A->alloc(256, 256);
@@ -495,7 +500,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     uint64_t X;
     ~FreeWS() { if (X) consumeError(A->free(X)); }
   } FreeCoop{A.get(), CoopWS};
-  uint8_t *PrintfGlobal = globalHost("__ptx2amd_printf_buffer", 8);
+  uint8_t *PrintfGlobal = globalHost(::support::global::kPrintfBuffer, 8);
   const uint64_t PrintfCap = Opts.printfBufferBytes;
   if (PrintfGlobal) {
     if (!Img.printfBuf) {
@@ -508,7 +513,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     std::memcpy(A->host(Img.printfBuf), Hdr, 16);
     std::memcpy(PrintfGlobal, &Img.printfBuf, 8);
   }
-  if (uint8_t *HeapGlobal = globalHost("__ptx2amd_heap", 8)) {
+  if (uint8_t *HeapGlobal = globalHost(::support::global::kHeap, 8)) {
     if (!Img.heapHdr) {
       auto H = A->alloc(Opts.heapBytes, 256);
       if (!H) return H.takeError();

@@ -28,7 +28,9 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/Contract.h"
 
 #include <map>
 #include <queue>
@@ -39,7 +41,7 @@ using namespace llvm;
 namespace emu::detail {
 
 unsigned kernelWaveSize(const Function &F) {
-  Attribute A = F.getFnAttribute("ptx2amd.wave-size");
+  Attribute A = F.getFnAttribute(::support::attr::kWaveSize);
   if (A.isStringAttribute()) {
     unsigned V = 0;
     if (!A.getValueAsString().getAsInteger(10, V) && (V == 32 || V == 64)) return V;
@@ -47,12 +49,8 @@ unsigned kernelWaveSize(const Function &F) {
   StringRef Feat = F.getFnAttribute("target-features").getValueAsString();
   if (Feat.contains("+wavefrontsize64")) return 64;
   if (Feat.contains("+wavefrontsize32")) return 32;
-  StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
-  if (CPU.starts_with("gfx")) {
-    StringRef Num = CPU.drop_front(3);
-    if (Num.starts_with("9") || Num.size() <= 2) return 64; // gfx6..gfx9
-    return 32;                                              // gfx10+
-  }
+  // The one wave-size rule (support/Contract.h); 64 when the CPU is not a gfx name.
+  if (unsigned W = ::support::waveSizeOf(F.getFnAttribute("target-cpu").getValueAsString())) return W;
   return 64;
 }
 
@@ -66,8 +64,7 @@ static bool isGfx10Plus(const Function &F) {
         CPU = G.getFnAttribute("target-cpu").getValueAsString();
         break;
       }
-  if (!CPU.consume_front("gfx")) return false;
-  return CPU.size() >= 4 && CPU[0] == '1';
+  return ::support::gfxMajorOf(CPU) >= 10;
 }
 
 namespace {
@@ -188,7 +185,7 @@ public:
     if (auto *CF = dyn_cast<ConstantFP>(C)) return CF->getValueAPF().bitcastToAPInt().getZExtValue();
     if (isa<ConstantPointerNull>(C) || isa<UndefValue>(C) || isa<ConstantAggregateZero>(C)) return 0;
     if (auto *GV = dyn_cast<GlobalVariable>(C)) {
-      if (GV->getAddressSpace() == 3) {
+      if (GV->getAddressSpace() == AMDGPUAS::LOCAL_ADDRESS) {
         auto It = Img.ldsOffset.find(GV);
         if (It != Img.ldsOffset.end()) return It->second;
       } else {
@@ -1124,7 +1121,7 @@ Error FnTranslator::translate(Instruction &I) {
     return Error::success();
   case Instruction::Alloca: {
     auto &A = cast<AllocaInst>(I);
-    if (A.getAddressSpace() != 5) return fail("alloca outside the private address space");
+    if (A.getAddressSpace() != AMDGPUAS::PRIVATE_ADDRESS) return fail("alloca outside the private address space");
     uint64_t ESize = DL.getTypeAllocSize(A.getAllocatedType());
     uint64_t Align = A.getAlign().value();
     FC.frameAlign = std::max<uint32_t>(FC.frameAlign, uint32_t(std::min<uint64_t>(Align, 256)));
@@ -1811,7 +1808,7 @@ Error ModuleTranslator::run() {
   uint32_t Cur = 0;
   std::vector<GlobalVariable *> Dyn;
   for (GlobalVariable &GV : M.globals()) {
-    if (GV.getAddressSpace() != 3) continue;
+    if (GV.getAddressSpace() != AMDGPUAS::LOCAL_ADDRESS) continue;
     uint64_t Sz = DL.getTypeAllocSize(GV.getValueType());
     uint32_t Al = uint32_t(GV.getAlign().valueOrOne().value());
     Al = std::max(Al, uint32_t(DL.getABITypeAlign(GV.getValueType()).value()));
@@ -1829,7 +1826,7 @@ Error ModuleTranslator::run() {
   for (GlobalVariable *GV : Dyn) Img.ldsOffset[GV] = DynOff;
   // other globals in device memory
   for (GlobalVariable &GV : M.globals()) {
-    if (GV.getAddressSpace() == 3) continue;
+    if (GV.getAddressSpace() == AMDGPUAS::LOCAL_ADDRESS) continue;
     unsigned A = GV.getAddressSpace();
     if (A != 0 && A != 1 && A != 4)
       return err(nullptr, "global '" + GV.getName().str() + "' in unsupported address space " + std::to_string(A));
@@ -1856,7 +1853,7 @@ Error ModuleTranslator::run() {
     Img.funcs.push_back(std::move(FC));
   }
   for (GlobalVariable &GV : M.globals()) {
-    if (GV.getAddressSpace() == 3 || GV.isDeclaration()) continue;
+    if (GV.getAddressSpace() == AMDGPUAS::LOCAL_ADDRESS || GV.isDeclaration()) continue;
     if (!GV.hasInitializer()) continue;
     if (Error E = writeInit(GV.getInitializer(), Ar.host(Img.globalAddr[&GV])))
       return err(nullptr, "initialiser of '" + GV.getName().str() + "': " + toString(std::move(E)));

@@ -31,11 +31,23 @@ namespace ptxfatbin {
 
 char FormatError::ID = 0;
 
-void FormatError::log(llvm::raw_ostream &OS) const {
+namespace {
+std::string rendered(const std::string &Field, uint64_t Offset, const std::string &Message) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
   OS << "fatbin: " << Message << " (field " << Field << " at offset 0x";
   OS.write_hex(Offset);
   OS << ")";
+  return S;
 }
+} // namespace
+
+// The diagnostic's message is the rendered sentence, so support::render and
+// takeDiagnostics show what log() shows.
+FormatError::FormatError(std::string F, uint64_t O, std::string M)
+    : ErrorInfo(support::noLoc(rendered(F, O, M)), F, O), Field(std::move(F)), Offset(O), Message(std::move(M)) {}
+
+void FormatError::log(llvm::raw_ostream &OS) const { OS << rendered(Field, Offset, Message); }
 
 namespace {
 

@@ -134,7 +134,8 @@ void addError(Payload &p, llvm::Error e) {
 bool hasErrors(const std::vector<Diagnostic> &d) { return support::hasErrors(d); }
 
 // Moves an llvm::Error into diagnostics unless the stage already reported
-// its errors as diagnostics (then the Error is their summary).
+// its errors as diagnostics (ptxjit::translate: the Error then holds the same
+// errors typed).
 void absorb(llvm::Error e, std::vector<Diagnostic> &diags, size_t before) {
   bool have = false;
   for (size_t i = before; i < diags.size(); ++i) have |= diags[i].severity == Severity::Error;

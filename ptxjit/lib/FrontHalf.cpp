@@ -2,9 +2,11 @@
 //
 // ptx::parse (parseUnit) -> ptx2llvm::translate (translateParsed) (or LLVM IR text, for the lowering's own
 // tests) and the lowered-module C++ entry used by the emulator. Every stage
-// reports support::Diagnostic (the translator's typed errors are flattened
-// with support::appendDiagnostics), so one structured list flows to the C
-// API; the returned Error is typed too (its kind decides ptxjit's status).
+// reports support::Diagnostic; a failure returns every error typed as well
+// (the parser's diagnostics as DiagErrors of their kinds, the translator's
+// own UnsupportedError / InvalidInputError list unchanged), so a consumer
+// either prints the diagnostics or decides on the Error's kinds, and the
+// pipeline driver passes the Error on as it is.
 //
 //===----------------------------------------------------------------------===//
 #include "ptxjit/Lowering.h"
@@ -31,10 +33,11 @@ translate(std::string_view text, std::string_view sourceName, InputKind kind, ll
                                                 llvm::StringRef(sourceName.data(), sourceName.size()), false);
     auto m = llvm::parseAssembly(buf->getMemBufferRef(), err, ctx);
     if (!m) {
-      diags.push_back({Severity::Error, std::string(sourceName), unsigned(std::max(0, err.getLineNo())),
-                       unsigned(std::max(0, err.getColumnNo() + 1)), err.getMessage().str(),
-                       support::ErrorKind::InvalidInput});
-      return support::invalidInput(support::noLoc("invalid LLVM IR input"));
+      support::Diagnostic d = support::at(std::string(sourceName), unsigned(std::max(0, err.getLineNo())),
+                                          unsigned(std::max(0, err.getColumnNo() + 1)), err.getMessage().str());
+      d.kind = support::ErrorKind::InvalidInput;
+      diags.push_back(d);
+      return support::invalidInput(std::move(d), "LLVM IR");
     }
     return m;
   }
@@ -47,12 +50,17 @@ llvm::Expected<ptx::ParseResult> parseUnit(std::string_view text, std::string_vi
                                            std::vector<Diagnostic> &diags, std::vector<amdgpulower::StageTime> *times) {
   support::StageTimer parseTime(times, "parse");
   ptx::ParseResult pr = ptx::parse(text, sourceName);
+  const size_t first = diags.size();
   for (Diagnostic d : pr.diags.all()) {
     d.file = std::string(sourceName);
     diags.push_back(std::move(d));
   }
   parseTime.stop();
-  if (!pr.ok() || !pr.module) return support::invalidInput(support::noLoc("PTX parse errors"));
+  if (!pr.ok() || !pr.module) {
+    llvm::Error e = support::errorOf(std::span<const Diagnostic>(diags).subspan(first));
+    if (!e) e = support::internalError(support::at(std::string(sourceName), 0, 0, "the PTX parser failed without an error"));
+    return std::move(e);
+  }
   return pr;
 }
 
@@ -66,11 +74,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> translateParsed(const ptx::Module 
   translateTime.stop();
   if (!m) {
     llvm::Error e = m.takeError();
-    support::ErrorKind k = support::errorKind(e);
-    support::appendDiagnostics(std::move(e), diags, sourceName);
-    support::Diagnostic summary = support::noLoc("PTX translation errors");
-    summary.kind = k;
-    return llvm::make_error<support::DiagError>(std::move(summary));
+    support::copyDiagnostics(e, diags, sourceName);
+    return std::move(e);
   }
   return m;
 }
@@ -80,7 +85,10 @@ lowerPTX(std::string_view text, std::string_view sourceName, llvm::LLVMContext &
          const amdgpulower::LowerOptions &opts, std::vector<Diagnostic> &diags, InputKind kind) {
   auto m = translate(text, sourceName, kind, ctx, diags);
   if (!m) return m.takeError();
-  if (auto e = amdgpulower::lowerModule(**m, opts, diags)) return e;
+  if (llvm::Error e = amdgpulower::lowerModule(**m, opts, diags)) {
+    support::copyDiagnostics(e, diags, sourceName);
+    return std::move(e);
+  }
   return m;
 }
 

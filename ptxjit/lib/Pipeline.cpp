@@ -4,22 +4,22 @@
 // (for the emulator) and/or code object (for hardware), plus the per-kernel
 // image extraction the runtime uses for modules whose total static LDS is
 // too large for one work-group. This is the only place outside the stages
-// themselves that edits IR.
+// themselves that edits IR. A failure is the stages' typed errors as they
+// made them (support/Error.h), never re-rendered into text here.
 //
 //===----------------------------------------------------------------------===//
 #include "ptxjit/Pipeline.h"
 #include "ptxjit/Lowering.h"
+#include "support/Contract.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 namespace ptxjit {
-
-using amdgpulower::Diagnostic;
-using amdgpulower::Severity;
 
 namespace {
 
@@ -37,18 +37,6 @@ void pinGlobals(llvm::Module &M, llvm::ArrayRef<std::string> Names) {
   }
 }
 
-std::string renderErrors(const std::vector<Diagnostic> &Diags) {
-  std::string Msg;
-  unsigned Shown = 0, Total = 0;
-  for (const Diagnostic &D : Diags)
-    if (D.severity == Severity::Error && Total++ < 20) {
-      Msg += "\n  " + amdgpulower::renderDiagnostic(D);
-      ++Shown;
-    }
-  if (Total > Shown) Msg += "\n  ... " + std::to_string(Total - Shown) + " more errors";
-  return Msg;
-}
-
 } // namespace
 
 llvm::Expected<PipelineResult> compilePTX(std::string_view ptx, std::string_view sourceName,
@@ -60,11 +48,8 @@ llvm::Expected<PipelineResult> compilePTX(std::string_view ptx, std::string_view
 llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, const PipelineOptions &opts) {
   PipelineResult R;
   R.context = std::make_unique<llvm::LLVMContext>();
-  auto Fail = [&](llvm::Error E) -> llvm::Error {
-    return llvm::createStringError(llvm::toString(std::move(E)) + renderErrors(R.diags));
-  };
   auto Mod = translateUnits(units, InputKind::PTX, *R.context, R.diags);
-  if (!Mod) return Fail(Mod.takeError());
+  if (!Mod) return Mod.takeError();
   pinGlobals(**Mod, opts.pinGlobals);
   amdgpulower::LowerOptions LO;
   LO.arch = opts.arch;
@@ -80,11 +65,11 @@ llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, co
   if (opts.emitCodeObject) {
     std::unique_ptr<llvm::Module> Copy = opts.emitLowered ? llvm::CloneModule(**Mod) : std::move(*Mod);
     auto Obj = amdgpulower::compileModule(std::move(Copy), LO, amdgpulower::OutputKind::CodeObject, R.diags);
-    if (!Obj) return Fail(Obj.takeError());
+    if (!Obj) return Obj.takeError();
     R.codeObject.assign(Obj->begin(), Obj->end());
   }
   if (opts.emitLowered) {
-    if (llvm::Error E = amdgpulower::lowerModule(**Mod, LO, R.diags)) return Fail(std::move(E));
+    if (llvm::Error E = amdgpulower::lowerModule(**Mod, LO, R.diags)) return E;
     R.kernels.clear();
     for (llvm::Function &F : **Mod)
       if (F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL && !F.isDeclaration())
@@ -97,7 +82,7 @@ llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, co
 uint64_t staticLdsBytes(const llvm::Module &M) {
   uint64_t N = 0;
   for (const llvm::GlobalVariable &G : M.globals())
-    if (G.getAddressSpace() == 3 && G.getValueType()->isSized())
+    if (G.getAddressSpace() == llvm::AMDGPUAS::LOCAL_ADDRESS && G.getValueType()->isSized())
       N += M.getDataLayout().getTypeAllocSize(G.getValueType());
   return N;
 }
@@ -108,7 +93,8 @@ bool canSplitPerKernel(const llvm::Module &M, llvm::ArrayRef<std::string> hostMu
     return false;
   }
   for (const llvm::GlobalVariable &G : M.globals()) {
-    if (G.getAddressSpace() != 1 || G.isConstant() || G.getName().starts_with("__ptx2amd_")) continue;
+    if (G.getAddressSpace() != llvm::AMDGPUAS::GLOBAL_ADDRESS || G.isConstant() ||
+        G.getName().starts_with(support::global::kInternalPrefix)) continue;
     if (G.getValueType()->isSized() && M.getDataLayout().getTypeAllocSize(G.getValueType()) <= 1) continue;
     why = "it has the device variable '" + G.getName().str() + "'";
     return false;
@@ -153,7 +139,7 @@ uint64_t kernelStaticLdsBytes(const llvm::Module &M, llvm::StringRef K) {
   uint64_t N = 0;
   for (const llvm::GlobalValue *GV : referencedBy(M, K))
     if (auto *G = llvm::dyn_cast<llvm::GlobalVariable>(GV))
-      if (G->getAddressSpace() == 3 && G->getValueType()->isSized())
+      if (G->getAddressSpace() == llvm::AMDGPUAS::LOCAL_ADDRESS && G->getValueType()->isSized())
         N += M.getDataLayout().getTypeAllocSize(G->getValueType());
   return N;
 }
@@ -208,7 +194,8 @@ std::unique_ptr<llvm::Module> extractKernel(const llvm::Module &M, llvm::StringR
     }
     for (llvm::GlobalVariable &G : llvm::make_early_inc_range(C->globals())) {
       G.removeDeadConstantUsers();
-      if (G.use_empty() && (G.hasLocalLinkage() || G.isDeclaration() || G.getAddressSpace() == 3)) {
+      if (G.use_empty() &&
+          (G.hasLocalLinkage() || G.isDeclaration() || G.getAddressSpace() == llvm::AMDGPUAS::LOCAL_ADDRESS)) {
         G.eraseFromParent();
         Changed = true;
       }

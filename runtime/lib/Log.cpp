@@ -1,4 +1,10 @@
 //===- Log.cpp - spdlog loggers per stage, level from PTX2AMD_LOG ------------===//
+//
+// The process's one logging setup (library runtimelog): the core, the
+// backends, the cache, the shim and the driver all take their logger here,
+// so PTX2AMD_LOG is parsed in one place.
+//
+//===----------------------------------------------------------------------===//
 #include "runtime/Log.h"
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -20,7 +26,8 @@ spdlog::level::level_enum levelFromEnv() {
   if (S == "info") return spdlog::level::info;
   if (S == "debug") return spdlog::level::debug;
   if (S == "trace") return spdlog::level::trace;
-  fprintf(stderr, "ptx2amd: PTX2AMD_LOG='%s' is not error|warn|info|debug|trace; using warn\n", L);
+  if (S == "off") return spdlog::level::off;
+  fprintf(stderr, "ptx2amd: PTX2AMD_LOG='%s' is not error|warn|info|debug|trace|off; using warn\n", L);
   return spdlog::level::warn;
 }
 } // namespace

@@ -12,6 +12,7 @@
 
 #include "runtime/Log.h"
 #include "ptxjit/Pipeline.h"
+#include "support/Error.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -208,6 +209,26 @@ llvm::Expected<ptxjit::PipelineResult> translateOrReuse(const ModuleSource &Src,
   return R;
 }
 
+// The one mapping of a failed translation's kind (the pipeline's typed
+// errors, support/Error.h) to the core's code. CUDA reports every JIT
+// failure of a module's PTX as an invalid image (cudaErrorInvalidKernelImage
+// / CUDA_ERROR_INVALID_IMAGE), whatever the cause; LLVM's own codegen errors
+// (an LDS or register limit it enforces) reach us as Internal, so they stay
+// there too. Only a kind no translation can produce is Unknown.
+Errc errcOfTranslation(support::ErrorKind K) {
+  switch (K) {
+  case support::ErrorKind::Generic:
+  case support::ErrorKind::Unsupported:
+  case support::ErrorKind::ContractViolation:
+  case support::ErrorKind::InvalidInput:
+  case support::ErrorKind::ResourceLimit:
+  case support::ErrorKind::IO:
+  case support::ErrorKind::Internal: return Errc::InvalidKernelImage;
+  case support::ErrorKind::DeviceFault: return Errc::Unknown;
+  }
+  return Errc::Unknown;
+}
+
 } // namespace
 
 llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
@@ -226,13 +247,16 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   auto T0 = std::chrono::steady_clock::now();
   auto R = translateOrReuse(Src, O);
   if (!R) {
-    std::string Msg = llvm::toString(R.takeError());
+    llvm::Error E = R.takeError();
+    const Errc Code = errcOfTranslation(support::errorKind(E));
+    std::string Msg = support::renderLines(E, 20, "  ");
+    llvm::consumeError(std::move(E));
     if (const char *Dump = getenv("PTX2AMD_SHIM_DUMP_PTX"))
       if (FILE *F = fopen(Dump, "w")) {
         fwrite(Src.ptx.data(), 1, Src.ptx.size(), F);
         fclose(F);
       }
-    return makeError(Errc::InvalidKernelImage, "translation of the PTX for " + DP.arch + " failed:\n" + Msg);
+    return makeError(Code, "translation of the PTX for " + DP.arch + " failed:\n" + Msg);
   }
   size_t PtxBytes = Src.ptx.size();
   for (const std::string &L : Src.linkedPtx) PtxBytes += L.size();

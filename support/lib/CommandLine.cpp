@@ -67,6 +67,7 @@ llvm::Error Parser::parse(int argc, const char *const *argv) {
     if (optionsDone || a == "-" || a.empty() || a[0] != '-') {
       if (!positional_) return bad("unexpected argument '" + std::string(a) + "'", "");
       positional_->emplace_back(a);
+      optionsDone |= stopAtPositional_;
       continue;
     }
     if (a == "--") {

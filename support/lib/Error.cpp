@@ -119,4 +119,36 @@ llvm::Error joinAll(std::vector<llvm::Error> errors) {
   return all;
 }
 
+llvm::Error errorOf(std::span<const Diagnostic> diags) {
+  llvm::Error all = llvm::Error::success();
+  for (const Diagnostic &d : diags)
+    if (d.severity == Severity::Error) all = llvm::joinErrors(std::move(all), llvm::make_error<DiagError>(d));
+  return all;
+}
+
+namespace {
+Diagnostic diagnosticOf(const llvm::ErrorInfoBase &p, std::string_view defaultFile) {
+  Diagnostic d = p.isA<DiagError>() ? static_cast<const DiagError &>(p).diagnostic() : noLoc(p.message());
+  if (d.file.empty()) d.file = std::string(defaultFile);
+  return d;
+}
+} // namespace
+
+void copyDiagnostics(const llvm::Error &e, std::vector<Diagnostic> &out, std::string_view defaultFile) {
+  llvm::visitErrors(e, [&](const llvm::ErrorInfoBase &p) { out.push_back(diagnosticOf(p, defaultFile)); });
+}
+
+std::string renderLines(const llvm::Error &e, unsigned max, std::string_view indent) {
+  std::string s;
+  unsigned total = 0;
+  llvm::visitErrors(e, [&](const llvm::ErrorInfoBase &p) {
+    if (total++ >= max) return;
+    std::string line = render(diagnosticOf(p, {}));
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    s += (s.empty() ? "" : "\n") + std::string(indent) + line;
+  });
+  if (total > max) s += "\n" + std::string(indent) + "... " + std::to_string(total - max) + " more errors";
+  return s;
+}
+
 } // namespace support

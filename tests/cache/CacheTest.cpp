@@ -21,6 +21,7 @@
 #include "runtime/BundleLookup.h"
 #include "runtime/Cache.h"
 #include "runtime/CacheOptions.h"
+#include "runtime/Log.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -176,8 +177,8 @@ TEST(CacheCorruption, EntryOfAnotherKey) {
 }
 TEST(CacheCorruption, ReportedOncePerEntry) {
   TempDir T;
-  auto C = openCache(T.Path); // creates the "cache" logger
-  auto Log = spdlog::get("cache");
+  auto C = openCache(T.Path);
+  auto Log = runtime::logger("cache"); // the cache's logger (runtime/Log.h)
   ASSERT_TRUE(Log);
   std::ostringstream Captured;
   auto Sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(Captured);

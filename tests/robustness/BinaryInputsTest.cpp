@@ -36,11 +36,19 @@ std::vector<uint8_t> load(const char *Name) {
 
 template <typename T> void poke(std::vector<uint8_t> &B, size_t Off, T V) { std::memcpy(B.data() + Off, &V, sizeof V); }
 
-// "field@offset" of a FormatError, or the message of any other error.
+// "field@offset" of a FormatError, or the message of any other error. A
+// FormatError is the project's InvalidInputError (support/Error.h): its kind
+// and field/offset say the same to consumers that only know support/.
 std::string fieldOf(llvm::Error E) {
   std::string R;
   llvm::handleAllErrors(
-      std::move(E), [&](const FormatError &F) { R = F.Field + "@" + std::to_string(F.Offset); },
+      std::move(E),
+      [&](const FormatError &F) {
+        EXPECT_EQ(F.kind(), support::ErrorKind::InvalidInput);
+        EXPECT_EQ(F.field(), F.Field);
+        EXPECT_EQ(F.offset(), F.Offset);
+        R = F.Field + "@" + std::to_string(F.Offset);
+      },
       [&](const llvm::ErrorInfoBase &Other) { R = "other: " + Other.message(); });
   return R;
 }

@@ -96,6 +96,29 @@ TEST(Errors, ListKeepsEveryTypedErrorInOrder) {
   EXPECT_TRUE(takeDiagnostics(joinAll({})).empty());
 }
 
+TEST(Errors, DiagnosticsBecomeTypedErrorsAndBack) {
+  std::vector<Diagnostic> diags = {
+      {Severity::Warning, "p.ptx", 1, 1, "only a warning", ErrorKind::Generic},
+      {Severity::Error, "p.ptx", 2, 3, "bad operand", ErrorKind::InvalidInput},
+      {Severity::Error, "p.ptx", 4, 5, "no such thing", ErrorKind::Unsupported},
+  };
+  llvm::Error e = errorOf(diags);
+  EXPECT_EQ(errorKind(e), ErrorKind::InvalidInput);
+  EXPECT_TRUE(hasKind(e, ErrorKind::Unsupported));
+  // Copied without consuming: the Error still holds both, in order.
+  std::vector<Diagnostic> copy;
+  copyDiagnostics(e, copy);
+  ASSERT_EQ(copy.size(), 2u);
+  EXPECT_EQ(copy[1].line, 4u);
+  EXPECT_EQ(renderLines(e, 1, "  "), "  p.ptx:2:3: error: bad operand\n  ... 1 more errors");
+  EXPECT_EQ(renderLines(e), "p.ptx:2:3: error: bad operand\np.ptx:4:5: error: no such thing");
+  std::vector<Diagnostic> back = takeDiagnostics(std::move(e));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].kind, ErrorKind::InvalidInput);
+  EXPECT_EQ(back[1].kind, ErrorKind::Unsupported);
+  EXPECT_FALSE(errorOf(std::span<const Diagnostic>(diags).first(1))); // warnings only: success
+}
+
 TEST(Errors, MessageIsTheRenderedDiagnostic) {
   EXPECT_EQ(llvm::toString(resourceLimit(at("k.ptx", 1, 2, "too many registers"))),
             "k.ptx:1:2: error: too many registers");
@@ -153,6 +176,15 @@ TEST(Contract, TargetsAndWaveSizes) {
   EXPECT_EQ(waveSizeOf("gfx1010"), 32u);
   EXPECT_EQ(waveSizeOf("gfx803"), 64u);
   EXPECT_EQ(waveSizeOf("gfx"), 0u);
+  EXPECT_EQ(waveSizeOf("sm_90"), 0u);
+  // The generation behind the rule (emu's gfx10+ instruction forms use it too).
+  EXPECT_EQ(gfxMajorOf("gfx90a"), 9u);
+  EXPECT_EQ(gfxMajorOf("gfx9-4-generic"), 9u);
+  EXPECT_EQ(gfxMajorOf("gfx1100"), 11u);
+  EXPECT_EQ(gfxMajorOf("gfx11-generic"), 11u);
+  EXPECT_EQ(gfxMajorOf("gfx1201"), 12u);
+  EXPECT_EQ(gfxMajorOf("gfx803"), 8u);
+  EXPECT_EQ(gfxMajorOf("gfxabc"), 0u);
   EXPECT_EQ(kPadMaxBlockThreads, 512u);
   EXPECT_EQ(workItemsFor(33, WarpPolicy::Pad), 128u);
   EXPECT_EQ(workItemsFor(33, WarpPolicy::Pack), 33u);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The three tools share one option parser (support/CommandLine.h): the same
+# The tools share one option parser (support/CommandLine.h): the same
 # spelling works everywhere in both `--opt=v` and `--opt v` forms; `ptx2amd
 # x.ptx` writes x.hsaco for the default target (gfx1100) like clang; outputs
 # are all-or-nothing (a failed run leaves neither a partial nor an older file).
@@ -28,12 +28,33 @@ for form in "--offload-arch=gfx90a" "--offload-arch gfx90a"; do
   check "ptx2amd-run_kernel_policy_$tag" bash -c "'$BIN/ptx2amd-run' vadd.ptx $form --warp-policy vadd=pad ${run_args[*]} | grep -qx '$expect_out'"
 done
 check ptx2amd-run_default_target bash -c "'$BIN/ptx2amd-run' vadd.ptx ${run_args[*]} | grep -qx '$expect_out'"
-for tool in ptx2amd ptx2amd-run ptx2amd-fatbin ptx2amd-opt; do
+# isa-emu-run: the same options and arguments, on the machine-code emulator.
+for form in "--offload-arch=gfx90a --warp-policy=pad" "--offload-arch gfx90a --warp-policy vadd=pad" "-j 1"; do
+  tag=${form// /_}
+  check "isa-emu-run_$tag" bash -c "'$BIN/isa-emu-run' vadd.ptx $form ${run_args[*]} | grep -qx '$expect_out'"
+done
+for tool in ptx2amd ptx2amd-run ptx2amd-fatbin ptx2amd-opt isa-emu-run; do
   check "${tool}_version" bash -c "'$BIN/$tool' --version | grep -q '^$tool version [0-9]'"
   check "${tool}_help" bash -c "'$BIN/$tool' --help | grep -q -- '--offload-arch' && '$BIN/$tool' --help | grep -q -- '--warp-policy'"
   check "${tool}_bad_policy" bash -c "'$BIN/$tool' vadd.ptx --warp-policy=wide >/dev/null 2>p.$tool; test \$? -ne 0 && grep -q \"unknown policy 'wide'\" p.$tool"
   check "${tool}_bad_arch" bash -c "'$BIN/$tool' vadd.ptx --offload-arch gfx803 >/dev/null 2>e.$tool; test \$? -ne 0 && grep -q \"unsupported --offload-arch 'gfx803'\" e.$tool"
 done
+
+# ptx2amd-exec: options before PROGRAM (the first positional), checked by the same
+# parsers, passed to the runtime as its variables; usage errors exit with 2.
+mkdir -p fakeshim && : > fakeshim/libcudart.so.13
+printf '#!/bin/sh\nPTX2AMD_SHIM_DIR=%s/fakeshim PTX2AMD_ARCH= PTX2AMD_WARP_POLICY= exec %s/ptx2amd-exec "$@"\n' "$PWD" "$BIN" > exec.sh
+chmod +x exec.sh
+check ptx2amd-exec_version bash -c "'$BIN/ptx2amd-exec' --version | grep -q '^ptx2amd-exec version [0-9]'"
+check ptx2amd-exec_help bash -c "'$BIN/ptx2amd-exec' --help | grep -q -- '--offload-arch' && '$BIN/ptx2amd-exec' --help | grep -q -- '--warp-policy'"
+for form in "--offload-arch=gfx90a --warp-policy=pad" "--offload-arch gfx90a --warp-policy pad"; do
+  tag=${form// /_}
+  check "ptx2amd-exec_$tag" bash -c "./exec.sh --device emu $form env > env.$tag && grep -qx PTX2AMD_ARCH=gfx90a env.$tag && grep -qx PTX2AMD_WARP_POLICY=pad env.$tag && grep -qx PTX2AMD_DEVICE=emu env.$tag"
+done
+check ptx2amd-exec_program_options_untouched bash -c "./exec.sh --device=emu echo -v --offload-arch=x | grep -qx -- '-v --offload-arch=x'"
+check ptx2amd-exec_bad_policy bash -c "'$BIN/ptx2amd-exec' --warp-policy=wide true 2>p.exec; test \$? -eq 2 && grep -q \"unknown policy 'wide'\" p.exec"
+check ptx2amd-exec_bad_arch bash -c "'$BIN/ptx2amd-exec' --offload-arch gfx803 true 2>e.exec; test \$? -eq 2 && grep -q \"unsupported --offload-arch 'gfx803'\" e.exec"
+check ptx2amd-exec_no_program bash -c "'$BIN/ptx2amd-exec' --device=emu 2>n.exec; test \$? -eq 2 && grep -q 'no program given' n.exec"
 
 # --- all-or-nothing outputs ---
 printf 'OLD' > stale.hsaco

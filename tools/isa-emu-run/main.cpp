@@ -13,6 +13,8 @@
 #include "emu/Emu.h"
 #include "isa-emu/IsaEmu.h"
 #include "ptxjit/Lowering.h"
+#include "support/CommandLine.h"
+#include "support/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -26,11 +28,11 @@
 namespace {
 
 const char *Usage =
-    "usage: isa-emu-run FILE.{ptx,hsaco} --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
-    "         [--arch gfx1100] [--warp-policy pack|pad] [--dyn-lds BYTES] [--diff]\n"
+    "isa-emu-run FILE.{ptx,hsaco} --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+    "         [--offload-arch gfx1100] [--warp-policy pack|pad|K=pad] [--dyn-lds BYTES] [--diff]\n"
     "         [--arg u32:5 | i32:-1 | u64:N | i64:N | f32:1.5 | f64:2.5]... [--arg buf:TYPE:COUNT:INIT]...\n"
-    "         [--dump bufK[:N]]... [--counters] [--threads N] [--disasm]\n"
-    "       isa-emu-run FILE --list-missing [--arch gfx1100]\n";
+    "         [--dump bufK[:N]]... [--counters] [-j N] [--disasm]\n"
+    "       isa-emu-run FILE --list-missing [--offload-arch gfx1100]";
 
 [[noreturn]] void die(const std::string &M) {
   fprintf(stderr, "isa-emu-run: %s\n", M.c_str());
@@ -66,6 +68,12 @@ void parseDim(const std::string &S, uint32_t D[3]) {
   if (sscanf(S.c_str(), "%u,%u,%u", &D[0], &D[1], &D[2]) < 1) die("bad dimensions '" + S + "'");
 }
 
+void printDiagnostics(const std::vector<support::Diagnostic> &Diags, const std::string &File, llvm::StringRef Text) {
+  for (const support::Diagnostic &D : Diags)
+    fputs(support::render(D, D.file == File ? std::string_view(Text.data(), Text.size()) : std::string_view()).c_str(),
+          stderr);
+}
+
 struct Arg {
   bool isBuf = false;
   std::string type;
@@ -77,36 +85,49 @@ struct Arg {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string File, Kernel, Arch = "gfx1100", Policy = "pack";
+  std::string File, Kernel, GridSpec, BlockSpec;
   uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
-  uint32_t DynLds = 0;
-  std::vector<std::string> ArgSpecs, Dumps;
+  unsigned DynLds = 0;
+  std::vector<std::string> Inputs, ArgSpecs, Dumps;
   bool Diff = false, Counters = false, ListMissing = false, Disasm = false;
-  unsigned Threads = 0;
-  for (int i = 1; i < argc; ++i) {
-    std::string A = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) die("missing value for " + A);
-      return argv[++i];
-    };
-    if (A == "--kernel") Kernel = next();
-    else if (A == "--grid") parseDim(next(), Grid);
-    else if (A == "--block") parseDim(next(), Block);
-    else if (A == "--arch") Arch = next();
-    else if (A == "--warp-policy") Policy = next();
-    else if (A == "--dyn-lds") DynLds = unsigned(std::stoul(next()));
-    else if (A == "--arg") ArgSpecs.push_back(next());
-    else if (A == "--dump") Dumps.push_back(next());
-    else if (A == "--diff") Diff = true;
-    else if (A == "--counters") Counters = true;
-    else if (A == "--list-missing") ListMissing = true;
-    else if (A == "--disasm") Disasm = true;
-    else if (A == "--threads") Threads = unsigned(std::stoul(next()));
-    else if (A == "-h" || A == "--help") { fputs(Usage, stdout); return 0; }
-    else if (!A.empty() && A[0] == '-') die("unknown option '" + A + "'\n" + Usage);
-    else File = A;
-  }
-  if (File.empty()) die(std::string("missing input\n") + Usage);
+  support::cl::CommonOptions Common;
+  support::cl::Parser P("isa-emu-run", Usage);
+  support::cl::addCommonOptions(P, Common, support::cl::kAllCommon & ~(support::cl::kOutput | support::cl::kOptLevel));
+  P.value("--kernel", "<name>", "kernel to launch (mangled name)", Kernel);
+  P.value("--grid", "X[,Y,Z]", "grid size in blocks", GridSpec);
+  P.value("--block", "X[,Y,Z]", "block size in threads", BlockSpec);
+  P.unsignedValue("--dyn-lds", "<bytes>", "dynamic shared memory per block", DynLds);
+  P.list("--arg", "<spec>", "kernel argument: TYPE:VALUE or buf:TYPE:COUNT:INIT (repeatable, in order)", ArgSpecs);
+  P.list("--dump", "bufK[:N]", "print buffer K after the launch (repeatable)", Dumps);
+  P.flag("--diff", "also run the launch on amdgpu-emu (PTX input) and compare every buffer", Diff);
+  P.flag("--counters", "print the lane- and wave-instruction counts", Counters);
+  P.flag("--list-missing", "load the code object and list the opcodes without a handler", ListMissing);
+  P.flag("--disasm", "print the kernel's disassembly", Disasm);
+  // Older spellings, kept for existing scripts: --arch = --offload-arch, --threads = -j.
+  P.add({"--arch", true, "<gfx>", "", [&](std::string_view V) {
+           Common.offloadArchs.clear();
+           Common.offloadArchs.emplace_back(V);
+           return llvm::Error::success();
+         }, true});
+  P.unsignedValue("--threads", "<n>", "", Common.threads);
+  P.hideLast();
+  P.positional(Inputs);
+  if (llvm::Error E = P.parse(argc, argv)) die(llvm::toString(std::move(E)));
+  if (Common.help) { fputs(P.help().c_str(), stdout); return 0; }
+  if (Common.version) { puts(support::cl::versionLine("isa-emu-run").c_str()); return 0; }
+  if (Inputs.size() > 1) die("more than one input file");
+  if (Inputs.empty()) die(std::string("missing input\nusage: ") + Usage);
+  File = Inputs[0];
+  if (!GridSpec.empty()) parseDim(GridSpec, Grid);
+  if (!BlockSpec.empty()) parseDim(BlockSpec, Block);
+  if (Common.offloadArchs.size() > 1) die("isa-emu-run runs on one --offload-arch");
+  const std::string Arch = Common.arch();
+  if (!support::findTarget(Arch))
+    die("unsupported --offload-arch '" + Arch + "' (supported: " + support::supportedTargetList() + ")");
+  const unsigned Threads = Common.threads;
+  support::WarpPolicy Policy = Common.warpPolicy.module.value_or(support::WarpPolicy::Pack);
+  for (const auto &[K, Pol] : Common.warpPolicy.kernels) // later entries win
+    if (K == Kernel) Policy = Pol;
   auto Buf = llvm::MemoryBuffer::getFile(File);
   if (!Buf) die("cannot read '" + File + "'");
   llvm::StringRef Text = (*Buf)->getBuffer();
@@ -114,7 +135,8 @@ int main(int argc, char **argv) {
 
   amdgpulower::LowerOptions LO;
   LO.arch = Arch;
-  LO.defaultPolicy = Policy == "pad" ? amdgpulower::WarpPolicy::Pad : amdgpulower::WarpPolicy::Pack;
+  LO.defaultPolicy = Common.warpPolicy.module.value_or(support::WarpPolicy::Pack);
+  for (const auto &[K, Pol] : Common.warpPolicy.kernels) LO.kernelPolicy[K] = Pol;
   LO.threads = 1;
   std::vector<char> CodeObject;
   if (IsElf) CodeObject.assign(Text.begin(), Text.end());
@@ -122,9 +144,15 @@ int main(int argc, char **argv) {
     llvm::LLVMContext Ctx;
     std::vector<amdgpulower::Diagnostic> Diags;
     auto M = ptxjit::translate(Text, File, ptxjit::InputKind::PTX, Ctx, Diags);
-    for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
-    if (!M) die(llvm::toString(M.takeError()));
+    printDiagnostics(Diags, File, Text);
+    if (!M) {
+      // Its errors are the error diagnostics just printed (ptxjit/Lowering.h).
+      llvm::consumeError(M.takeError());
+      die("translation failed");
+    }
+    Diags.clear();
     auto CO = amdgpulower::compileModule(std::move(*M), LO, amdgpulower::OutputKind::CodeObject, Diags);
+    printDiagnostics(Diags, File, Text);
     if (!CO) die(llvm::toString(CO.takeError()));
     CodeObject = std::move(*CO);
   }
@@ -148,7 +176,7 @@ int main(int argc, char **argv) {
 
   // Pad policy (wave64): one trailing explicit __ptx2amd_block_dim argument
   // and a hardware workgroup of 64 * ceil(T / 32) lanes.
-  bool Pad = (*KI)->waveSize == 64 && Policy == "pad" &&
+  bool Pad = (*KI)->waveSize == 64 && Policy == support::WarpPolicy::Pad &&
              (*KI)->explicitArgs.size() == ArgSpecs.size() + 1;
   if ((*KI)->explicitArgs.size() != ArgSpecs.size() + (Pad ? 1 : 0))
     die("kernel '" + Kernel + "' takes " + std::to_string((*KI)->explicitArgs.size()) + " arguments, " +
@@ -214,7 +242,8 @@ int main(int argc, char **argv) {
   LC.dynamicLdsBytes = DynLds;
   if (Pad) {
     uint32_t T = Block[0] * Block[1] * Block[2];
-    if (T > 512) die("pad policy supports at most 512 threads per block");
+    if (T > support::kPadMaxBlockThreads)
+      die("pad policy supports at most " + std::to_string(support::kPadMaxBlockThreads) + " threads per block");
     uint32_t BD[4] = {Block[0], Block[1], Block[2], 0};
     Scalars.back().assign(reinterpret_cast<uint8_t *>(BD), reinterpret_cast<uint8_t *>(BD) + 16);
     Ptrs.push_back(Scalars.back().data());
@@ -254,7 +283,11 @@ int main(int argc, char **argv) {
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   std::vector<amdgpulower::Diagnostic> Diags;
   auto M = ptxjit::lowerPTX(Text, File, *Ctx, LO, Diags);
-  if (!M) die(llvm::toString(M.takeError()));
+  if (!M) {
+    printDiagnostics(Diags, File, Text);
+    llvm::consumeError(M.takeError());
+    die("translation for amdgpu-emu failed");
+  }
   auto EDev = emu::Device::create({});
   if (!EDev) die(llvm::toString(EDev.takeError()));
   auto EMod = (*EDev)->loadModule(std::move(*M), std::move(Ctx));

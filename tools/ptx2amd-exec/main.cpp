@@ -1,7 +1,12 @@
 //===- ptx2amd-exec - run a CUDA program on ptx2amd's runtime ---------------===//
 //
-//   ptx2amd-exec [--device=auto|hip|emu|isa] [--arch=gfxNNN] [--warp-policy=SPEC]
-//                [--cache-dir=DIR] [--vgpu=gfx90a] [-v] -- PROGRAM [ARGS...]
+//   ptx2amd-exec [--device=auto|hip|emu|isa] [--offload-arch=gfxNNN] [--warp-policy=SPEC]
+//                [--cache-dir=DIR] [--vgpu=gfx90a] [-v] [--] PROGRAM [ARGS...]
+//
+// Options are parsed by support/CommandLine.h (both `--x=v` and `--x v`;
+// --arch is kept as an alias of --offload-arch); the first non-option
+// argument is PROGRAM, and everything after it is PROGRAM's. Usage errors
+// exit with status 2.
 //
 // Sets the environment the runtime reads (PTX2AMD_DEVICE, PTX2AMD_ARCH,
 // PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR, PTX2AMD_LOG; options win over
@@ -14,13 +19,15 @@
 // the reason. The program must carry PTX; it may be built with
 // `nvcc -cudart shared` (libcudart.so.13) or nvcc's default static cudart
 // (which reaches the runtime through libcuda.so.1), or use the driver API.
-// --vgpu=gfx90a runs the program on the virtual AMD GPU
-// (vgpu/): libvgpu.so ($PTX2AMD_VGPU_LIB, else <prefix>/lib next to bin/) is
-// preloaded, so Debian's real ROCm 5.2 HIP runtime drives it, and the device
-// is hip (the probe then happens in the program, under the preload).
+// --vgpu=gfx90a runs the program on the virtual AMD GPU (vgpu/): libvgpu.so
+// ($PTX2AMD_VGPU_LIB, else <prefix>/lib next to bin/) is preloaded, so
+// Debian's real ROCm 5.2 HIP runtime drives it, and the device is hip (the
+// probe then happens in the program, under the preload).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Backend.h"
+#include "support/CommandLine.h"
+#include "support/Error.h"
 
 #include <unistd.h>
 
@@ -30,17 +37,24 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace {
 
-void usage(FILE *F) {
-  fprintf(F, "usage: ptx2amd-exec [--device=auto|hip|emu|isa] [--arch=gfxNNN] [--warp-policy=pack|pad[,KERNEL=pack|pad...]]\n"
-             "                    [--cache-dir=DIR] [--vgpu=gfx90a] [-v] -- PROGRAM [ARGS...]\n"
-             "Runs an unmodified `nvcc -cudart shared` CUDA program on ptx2amd's runtime.\n"
-             "Environment equivalents: PTX2AMD_DEVICE, PTX2AMD_ARCH, PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR,\n"
-             "PTX2AMD_LOG (-v sets info). auto = the AMD GPU through HIP when present, else the emulator;\n"
-             "isa = the code object on isa-emu (the machine-code emulator). --vgpu=gfx90a: the real HIP runtime\n"
-             "on the virtual AMD GPU (libvgpu.so preloaded; device hip).\n");
+const char *Usage =
+    "ptx2amd-exec [--device=auto|hip|emu|isa] [--offload-arch=gfxNNN] [--warp-policy=pack|pad[,KERNEL=pack|pad...]]\n"
+    "                    [--cache-dir=DIR] [--vgpu=gfx90a] [-v] [--] PROGRAM [ARGS...]\n"
+    "Runs an unmodified CUDA program (nvcc -cudart shared, default static cudart, or driver API) on ptx2amd's runtime.\n"
+    "Environment equivalents: PTX2AMD_DEVICE, PTX2AMD_ARCH, PTX2AMD_WARP_POLICY, PTX2AMD_CACHE_DIR,\n"
+    "PTX2AMD_LOG (-v sets info). auto = the AMD GPU through HIP when present, else the emulator;\n"
+    "isa = the code object on isa-emu (the machine-code emulator). --vgpu=gfx90a: the real HIP runtime\n"
+    "on the virtual AMD GPU (libvgpu.so preloaded; device hip).";
+
+// Usage errors exit with 2 (the program's own status is 0..255 after exec).
+[[noreturn]] void usageError(const std::string &Msg, bool WithUsage = false) {
+  fprintf(stderr, "ptx2amd-exec: %s\n", Msg.c_str());
+  if (WithUsage) fprintf(stderr, "usage: %s\n", Usage);
+  exit(2);
 }
 
 std::string envOr(const char *Name, const char *Default) {
@@ -58,6 +72,11 @@ std::filesystem::path prefixDir(const char *Argv0) {
 std::string shimDir(const char *Argv0) {
   if (const char *D = getenv("PTX2AMD_SHIM_DIR"); D && *D) return D;
   return (prefixDir(Argv0) / "lib" / "shim").string();
+}
+
+std::string driverDir(const std::string &Shim) {
+  if (const char *D = getenv("PTX2AMD_DRIVER_DIR"); D && *D) return D;
+  return (std::filesystem::path(Shim).parent_path() / "driver").string();
 }
 
 std::string vgpuLib(const char *Argv0) {
@@ -82,57 +101,47 @@ std::string setupVgpu(const std::string &Target, const char *Argv0) {
   return {};
 }
 
-std::string driverDir(const std::string &Shim) {
-  if (const char *D = getenv("PTX2AMD_DRIVER_DIR"); D && *D) return D;
-  return (std::filesystem::path(Shim).parent_path() / "driver").string();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   std::string Device = envOr("PTX2AMD_DEVICE", "auto"), Arch = envOr("PTX2AMD_ARCH", ""),
               Policy = envOr("PTX2AMD_WARP_POLICY", ""), CacheDir = envOr("PTX2AMD_CACHE_DIR", ""), Vgpu;
-  bool Verbose = false;
-  int I = 1;
-  for (; I < argc; ++I) {
-    std::string A = argv[I];
-    auto Val = [&](const char *Opt) -> const char * {
-      size_t L = strlen(Opt);
-      return A.compare(0, L, Opt) == 0 ? argv[I] + L : nullptr;
-    };
-    if (A == "--") { ++I; break; }
-    if (A == "-h" || A == "--help") { usage(stdout); return 0; }
-    if (A == "-v") Verbose = true;
-    else if (const char *V = Val("--device=")) Device = V;
-    else if (const char *V = Val("--arch=")) Arch = V;
-    else if (const char *V = Val("--warp-policy=")) Policy = V;
-    else if (const char *V = Val("--cache-dir=")) CacheDir = V;
-    else if (const char *V = Val("--vgpu=")) Vgpu = V;
-    else if (A[0] != '-') break; // PROGRAM without "--"
-    else {
-      fprintf(stderr, "ptx2amd-exec: unknown option '%s'\n", argv[I]);
-      usage(stderr);
-      return 2;
-    }
-  }
-  if (I >= argc) {
-    fprintf(stderr, "ptx2amd-exec: no program given\n");
-    usage(stderr);
-    return 2;
-  }
-  if (Device != "auto" && Device != "hip" && Device != "emu" && Device != "isa") {
-    fprintf(stderr, "ptx2amd-exec: --device=%s is not auto, hip, emu or isa\n", Device.c_str());
-    return 2;
-  }
+  std::vector<std::string> Command;
+  support::cl::CommonOptions Common;
+  support::cl::Parser P("ptx2amd-exec", Usage);
+  P.value("--device", "auto|hip|emu|isa", "where the program's kernels run (default auto)", Device);
+  auto setArch = [&](std::string_view V) -> llvm::Error {
+    if (!support::findTarget(V))
+      return support::invalidInput(support::noLoc("unsupported --offload-arch '" + std::string(V) +
+                                                  "' (supported: " + support::supportedTargetList() + ")"),
+                                   "--offload-arch");
+    Arch = std::string(V);
+    return llvm::Error::success();
+  };
+  P.add({"--offload-arch", true, "<gfx>", "the AMDGPU target the device presents (PTX2AMD_ARCH)", setArch});
+  P.add({"--warp-policy", true, "pack|pad|<kernel>=pack|pad", "wave64 warp policies (PTX2AMD_WARP_POLICY)",
+         [&](std::string_view V) -> llvm::Error {
+           support::WarpPolicySpec Check; // checked here, parsed again by the runtime
+           if (llvm::Error E = support::parseWarpPolicySpec(V, Check, "--warp-policy")) return E;
+           Policy = std::string(V);
+           return llvm::Error::success();
+         }});
+  P.value("--cache-dir", "<dir>", "code-object cache directory (PTX2AMD_CACHE_DIR)", CacheDir);
+  P.value("--vgpu", "gfx90a", "run on the virtual AMD GPU under Debian's ROCm HIP runtime (vgpu/)", Vgpu);
+  support::cl::addCommonOptions(P, Common, support::cl::kVerbose);
+  P.add({"--arch", true, "<gfx>", "", setArch, true}); // older spelling of --offload-arch
+  P.positional(Command);
+  P.stopAtFirstPositional();
+  if (llvm::Error E = P.parse(argc, argv)) usageError(llvm::toString(std::move(E)));
+  if (Common.help) { printf("%s", P.help().c_str()); return 0; }
+  if (Common.version) { puts(support::cl::versionLine("ptx2amd-exec").c_str()); return 0; }
+  const bool Verbose = Common.verbose;
+  if (Command.empty()) usageError("no program given", true);
+  if (Device != "auto" && Device != "hip" && Device != "emu" && Device != "isa")
+    usageError("--device=" + Device + " is not auto, hip, emu or isa");
   if (!Vgpu.empty()) {
-    if (Device != "auto" && Device != "hip") {
-      fprintf(stderr, "ptx2amd-exec: --vgpu runs the HIP backend; --device=%s contradicts it\n", Device.c_str());
-      return 2;
-    }
-    if (std::string Why = setupVgpu(Vgpu, argv[0]); !Why.empty()) {
-      fprintf(stderr, "ptx2amd-exec: %s\n", Why.c_str());
-      return 2;
-    }
+    if (Device != "auto" && Device != "hip") usageError("--vgpu runs the HIP backend; --device=" + Device + " contradicts it");
+    if (std::string Why = setupVgpu(Vgpu, argv[0]); !Why.empty()) usageError(Why);
     Device = "hip";
     if (Arch.empty()) Arch = Vgpu;
     if (Verbose) fprintf(stderr, "ptx2amd-exec: running on the virtual %s through HIP (%s)\n", Vgpu.c_str(), getenv("LD_PRELOAD"));
@@ -165,11 +174,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ptx2amd-exec: ptx2amd's libcudart.so.13 is not in %s (set PTX2AMD_SHIM_DIR)\n", Lib.c_str());
     return 2;
   }
-  std::string LdPath = Lib + ":" + driverDir(Lib) +
-                       (getenv("LD_LIBRARY_PATH") ? std::string(":") + getenv("LD_LIBRARY_PATH") : "");
+  std::string LdPath = Lib + ":" + driverDir(Lib) + (getenv("LD_LIBRARY_PATH") ? std::string(":") + getenv("LD_LIBRARY_PATH") : "");
   setenv("LD_LIBRARY_PATH", LdPath.c_str(), 1);
   if (Verbose) fprintf(stderr, "ptx2amd-exec: device %s, runtime %s\n", Device.c_str(), Lib.c_str());
-  execvp(argv[I], argv + I);
-  fprintf(stderr, "ptx2amd-exec: cannot run '%s': %s\n", argv[I], strerror(errno));
+  std::vector<char *> Argv;
+  for (std::string &A : Command) Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  execvp(Argv[0], Argv.data());
+  fprintf(stderr, "ptx2amd-exec: cannot run '%s': %s\n", Argv[0], strerror(errno));
   return 127;
 }

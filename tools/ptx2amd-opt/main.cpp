@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "amdgpulower/NewPM.h"
 #include "support/CommandLine.h"
+#include "support/Error.h"
 #include "support/OutputFile.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -77,7 +78,11 @@ int main(int argc, char **argv) {
   mpm.run(*m, mam);
 
   std::fputs(support::renderAll(state.diags).c_str(), stderr);
-  if (state.failed) return 1;
+  if (state.failed()) {
+    for (const support::Diagnostic &d : support::takeDiagnostics(state.takeError(), inputs[0]))
+      std::fputs(support::render(d).c_str(), stderr);
+    return 1;
+  }
   std::string verify;
   llvm::raw_string_ostream vos(verify);
   if (llvm::verifyModule(*m, &vos)) return die("the module is invalid after the passes:\n" + verify);

@@ -172,10 +172,17 @@ int main(int argc, char **argv) {
     for (size_t I = 0; I < MoreText.size(); ++I) Units.push_back({MoreText[I], Inputs[I + 1]});
     M = ptxjit::translateUnits(Units, ptxjit::InputKind::PTX, *Ctx, Diags);
     if (M)
-      if (llvm::Error E = amdgpulower::lowerModule(**M, LO, Diags)) M = std::move(E);
+      if (llvm::Error E = amdgpulower::lowerModule(**M, LO, Diags)) {
+        support::copyDiagnostics(E, Diags, File);
+        M = std::move(E);
+      }
   }
-  for (auto &D : Diags) fprintf(stderr, "%s\n", amdgpulower::renderDiagnostic(D).c_str());
-  if (!M) die(llvm::toString(M.takeError()));
+  for (auto &D : Diags) fputs(support::render(D, D.file == File ? std::string_view(Text) : std::string_view()).c_str(), stderr);
+  if (!M) {
+    // Its errors are the error diagnostics just printed (ptxjit/Lowering.h).
+    llvm::consumeError(M.takeError());
+    die("translation failed");
+  }
 
   emu::DeviceOptions DO;
   DO.threads = Threads;

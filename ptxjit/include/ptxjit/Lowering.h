@@ -24,14 +24,16 @@ namespace ptxjit {
 enum class InputKind { PTX, LLVMIR };
 
 // PTX (or LLVM IR) text -> the translated module, before amdgpu-lower.
-// Front-end diagnostics are appended to `diags`; the Error is set when any
-// of them is an error.
+// Front-end diagnostics (warnings and errors) are appended to `diags`; on
+// failure the Error holds every error again, typed (one payload each, with
+// its support::ErrorKind), so a caller prints `diags` or passes the Error on.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translate(std::string_view text, std::string_view sourceName, InputKind kind,
           llvm::LLVMContext &ctx, std::vector<amdgpulower::Diagnostic> &diags,
           std::vector<amdgpulower::StageTime> *times = nullptr);
 
-// translate() + amdgpulower::lowerModule() for opts.arch.
+// translate() + amdgpulower::lowerModule() for opts.arch (same contract:
+// the lowering's errors are appended to `diags` and returned typed).
 llvm::Expected<std::unique_ptr<llvm::Module>>
 lowerPTX(std::string_view text, std::string_view sourceName, llvm::LLVMContext &ctx,
          const amdgpulower::LowerOptions &opts, std::vector<amdgpulower::Diagnostic> &diags,

@@ -27,7 +27,7 @@
 namespace ptxjit {
 
 struct PipelineOptions {
-  std::string arch = "gfx1100";
+  std::string arch{support::kDefaultTarget};
   amdgpulower::WarpPolicy defaultPolicy = amdgpulower::WarpPolicy::Pack;
   // Per-kernel policies; names the module does not define are ignored.
   std::map<std::string, amdgpulower::WarpPolicy> kernelPolicy;
@@ -51,7 +51,9 @@ struct PipelineResult {
   std::vector<std::string> kernels;      // defined kernels, in module order
 };
 
-// Fails with the rendered error diagnostics (at most 20) in the message.
+// Fails with the stages' typed errors (support/Error.h: one payload per
+// problem, each with its ErrorKind and position), so callers decide by kind
+// (support::errorKind / hasKind) and render with support::renderLines.
 llvm::Expected<PipelineResult> compilePTX(std::string_view ptx, std::string_view sourceName,
                                           const PipelineOptions &opts);
 // Several separately compiled (-rdc) modules, linked after translation

@@ -1,15 +1,17 @@
 //===- Log.h - The cache's spdlog logger ------------------------*- C++ -*-===//
 //
-// One logger named "cache" (issue 13: one logger per stage), on stderr, level
-// from PTX2AMD_LOG (error|warn|info|debug|trace|off, default warn). If the
-// process registered a "cache" logger first (the runtime's logging setup),
-// that one is used.
+// The "cache" logger of the runtime's one logging setup (runtime/Log.h:
+// stderr, `ptx2amd[cache] <level>: msg`, level from PTX2AMD_LOG), looked up
+// once.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <spdlog/spdlog.h>
+#include "runtime/Log.h"
 
 namespace runtime::cachelog {
-spdlog::logger &logger();
+inline spdlog::logger &logger() {
+  static const std::shared_ptr<spdlog::logger> L = runtime::logger("cache");
+  return *L;
+}
 } // namespace runtime::cachelog

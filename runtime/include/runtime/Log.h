@@ -1,8 +1,8 @@
 //===- runtime/Log.h - spdlog loggers, one per stage -------------*- C++ -*-===//
 //
-// Level from PTX2AMD_LOG (error|warn|info|debug|trace, default warn), read
-// once. Loggers: "runtime" (core), "jit" (translation / cache), "emu", "hip",
-// "shim", "driver". Output goes to stderr as `ptx2amd[<stage>] <level>: msg`.
+// Level from PTX2AMD_LOG (error|warn|info|debug|trace|off, default warn),
+// read once. Loggers: "runtime" (core), "jit" (translation), "cache", "emu",
+// "hip", "shim", "driver". Output goes to stderr as `ptx2amd[<stage>] <level>: msg`.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,7 +1,8 @@
 //===- support/CommandLine.h - the one option parser of the tools --*- C++ -*-===//
 //
-// ptx2amd, ptx2amd-fatbin and ptx2amd-run parse argv with this table-driven
-// parser, so one option is spelled and parsed the same in every tool:
+// Every tool (ptx2amd, ptx2amd-fatbin, ptx2amd-run, ptx2amd-opt,
+// isa-emu-run, ptx2amd-exec) parses argv with this table-driven parser, so
+// one option is spelled and parsed the same in every tool:
 //   * a value option takes `--name=value` and `--name value`; a one-letter
 //     option also `-xvalue` (`-O3`, `-j4`, `-ofile`) and `-x value`;
 //   * a flag takes no value (`-v`, `--cooperative`);
@@ -47,6 +48,10 @@ public:
   void unsignedValue(std::string name, std::string meta, std::string help, unsigned &out, unsigned max = ~0u);
   // Positional arguments ("-" included).
   void positional(std::vector<std::string> &out) { positional_ = &out; }
+  // A launcher's command line (`tool [options] PROGRAM ARGS...`): the first
+  // positional argument ends the options, as `--` does, so PROGRAM's own
+  // options reach it unparsed.
+  void stopAtFirstPositional() { stopAtPositional_ = true; }
 
   // Parses argv[1..]; errors are InvalidInputError naming the option.
   llvm::Error parse(int argc, const char *const *argv);
@@ -57,6 +62,7 @@ private:
   std::string tool_, usage_;
   std::vector<Option> options_;
   std::vector<std::string> *positional_ = nullptr;
+  bool stopAtPositional_ = false;
 };
 
 // The options every tool shares.

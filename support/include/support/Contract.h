@@ -48,15 +48,14 @@ llvm::Error parseWarpPolicySpec(std::string_view spec, WarpPolicySpec &into,
                                 std::string_view optionName = "--warp-policy");
 
 // ---- Targets -------------------------------------------------------------------
-// Wave size of an AMDGPU processor name ("gfx90a", "gfx1100", "gfx11-generic"):
-// GCN/CDNA (gfx6..gfx9) have only wave64; RDNA (gfx10+) run wave32, the CUDA
-// warp width. 0 when `name` is not a gfx processor name.
-constexpr unsigned waveSizeOf(std::string_view name) {
+// Major version of an AMDGPU processor name: 9 for "gfx90a" and
+// "gfx9-4-generic", 11 for "gfx1100" and "gfx11-generic"; 0 when `name` is
+// not a gfx processor name. Generic targets ("9-4-generic", "11-generic") name
+// it before the first '-'; specific ones append two version characters.
+constexpr unsigned gfxMajorOf(std::string_view name) {
   if (name.substr(0, 3) != "gfx") return 0;
   std::string_view v = name.substr(3);
   size_t dash = v.find('-');
-  // Generic targets ("9-4-generic", "11-generic") name the major version before
-  // the first '-'; specific ones append two version characters ("90a", "1100").
   std::string_view major = dash != std::string_view::npos ? v.substr(0, dash)
                            : v.size() > 2                 ? v.substr(0, v.size() - 2)
                                                           : std::string_view{};
@@ -66,7 +65,13 @@ constexpr unsigned waveSizeOf(std::string_view name) {
     if (c < '0' || c > '9') return 0;
     n = n * 10 + unsigned(c - '0');
   }
-  return n >= 10 ? 32 : 64;
+  return n;
+}
+// The wave-size rule: GCN/CDNA (gfx6..gfx9) have only wave64; RDNA (gfx10+)
+// run wave32, the CUDA warp width. 0 when `name` is not a gfx processor name.
+constexpr unsigned waveSizeOf(std::string_view name) {
+  unsigned major = gfxMajorOf(name);
+  return major == 0 ? 0 : major >= 10 ? 32 : 64;
 }
 
 struct TargetInfo {

@@ -25,6 +25,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <span>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -190,5 +191,19 @@ std::vector<Diagnostic> takeDiagnostics(llvm::Error e, std::string_view defaultF
 void appendDiagnostics(llvm::Error e, std::vector<Diagnostic> &out, std::string_view defaultFile = {});
 // joinErrors over a vector of typed errors (success when empty).
 llvm::Error joinAll(std::vector<llvm::Error> errors);
+
+// ---- Between diagnostics and errors ---------------------------------------------
+// The error-severity diagnostics as one typed error: a DiagError per
+// diagnostic, in order, each keeping its kind and position (success when
+// there is none). For stages that report as diagnostics (the PTX parser).
+llvm::Error errorOf(std::span<const Diagnostic> diags);
+// Appends a copy of each payload's diagnostic to `out` (as appendDiagnostics)
+// without consuming `e`: a stage that returns its errors typed can also list
+// them with its warnings.
+void copyDiagnostics(const llvm::Error &e, std::vector<Diagnostic> &out, std::string_view defaultFile = {});
+// The payloads of `e` one per line ("file:line:col: error: msg", each line
+// prefixed by `indent`), at most `max` of them, then "... N more errors".
+// Does not consume `e`.
+std::string renderLines(const llvm::Error &e, unsigned max = 20, std::string_view indent = {});
 
 } // namespace support
