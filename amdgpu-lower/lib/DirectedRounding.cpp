@@ -111,7 +111,7 @@ Error lowerDirectedRounding(Module &m, StringRef cpu) {
     std::optional<std::string> op = islandOp(*c);
     unsigned field = modeField(rm);
     if (!op || !field)
-      return support::internalError(support::noLocf(
+      return ::support::internalError(::support::noLocf(
           "no MODE-register lowering for %s with rounding %s on %s (in function '%s')",
           Intrinsic::getBaseName(c->getIntrinsicID()).str().c_str(),
           convertRoundingModeToStr(rm).value_or("?").str().c_str(), cpu.str().c_str(),
