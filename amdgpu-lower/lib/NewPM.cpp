@@ -177,6 +177,14 @@ llvm::PreservedAnalyses LowerPass::run(llvm::Module &m, llvm::ModuleAnalysisMana
   return llvm::PreservedAnalyses::none();
 }
 
+llvm::PreservedAnalyses DirectedRoundingPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+  if (state.failed()) return llvm::PreservedAnalyses::all();
+  const TargetInfo *t = target(state);
+  if (!t) return llvm::PreservedAnalyses::all();
+  state.fail(lowerDirectedRounding(m, t->name));
+  return llvm::PreservedAnalyses::none();
+}
+
 llvm::PreservedAnalyses OptimizePass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
   if (!state.failed()) state.fail(optimizeModule(m, state.opts));
   return llvm::PreservedAnalyses::none();
