@@ -14,6 +14,7 @@
 #include "ptxjit/Link.h"
 #include "ptxjit/Lowering.h"
 #include "support/CommandLine.h"
+#include "support/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
