@@ -188,7 +188,10 @@ def check_code_object(arch, policy, blob, path, entries, readelf, pack_kernels, 
 
 
 def translate_and_check(args, ptx, archs, policy, extra, entries, pack_kernels, tag):
-    out = os.path.join(args.workdir, f"{args.name}.{tag}.bundle")
+    # Heavy programs are split into several shards of one policy that share the work directory and
+    # may run at the same time: the bundle is named after the shard's first target, so one shard
+    # never removes another's.
+    out = os.path.join(args.workdir, f"{args.name}.{tag}.{archs[0]}.bundle")
     if os.path.exists(out):
         os.remove(out)
     cmd = [args.ptx2amd, "-O", args.opt, "-j", "1"] + [f"--offload-arch={a}" for a in archs]
