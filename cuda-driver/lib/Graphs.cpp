@@ -184,29 +184,17 @@ CUresult hostParams(const CUDA_HOST_NODE_PARAMS *P, runtime::HostNodeParams &Out
 }
 
 CUresult listNodes(const std::vector<runtime::GraphNode *> &L, CUgraphNode *Out, size_t *Count) {
-  if (!Count) return CUDA_ERROR_INVALID_VALUE;
-  if (Out) {
-    for (size_t I = 0; I < *Count; ++I) Out[I] = I < L.size() ? handle(L[I]) : nullptr;
-    if (*Count > L.size()) *Count = L.size();
-    return CUDA_SUCCESS;
-  }
-  *Count = L.size();
-  return CUDA_SUCCESS;
+  return runtime::copyNodeList(L, Out, Count, [](runtime::GraphNode *N) { return handle(N); }) ? CUDA_SUCCESS
+                                                                                              : CUDA_ERROR_INVALID_VALUE;
 }
 void zeroEdges(CUgraphEdgeData *E, size_t N) {
   if (E) std::memset(E, 0, N * sizeof(CUgraphEdgeData));
-}
-bool plainEdges(const CUgraphEdgeData *E, size_t N) {
-  static const CUgraphEdgeData Zero{};
-  for (size_t I = 0; E && I < N; ++I)
-    if (std::memcmp(&E[I], &Zero, sizeof Zero) != 0) return false;
-  return true;
 }
 CUresult edgeOp(CUgraph Gh, const CUgraphNode *From, const CUgraphNode *To, const CUgraphEdgeData *Data, size_t N,
                 bool Add) {
   runtime::Graph *G = graphOf(Gh);
   if (!G || (N && (!From || !To))) return CUDA_ERROR_INVALID_VALUE;
-  if (!plainEdges(Data, N)) return unsupported("cuGraphAddDependencies (edge data)");
+  if (!runtime::allDefaultEdges(Data, N)) return unsupported("cuGraphAddDependencies (edge data)");
   for (size_t I = 0; I < N; ++I) {
     runtime::GraphNode *A = nodeOf(From[I]), *B = nodeOf(To[I]);
     if (!A || !B) return CUDA_ERROR_INVALID_VALUE;

@@ -180,31 +180,18 @@ runtime::Event *eventOf(cudaEvent_t E) {
 
 // Node lists: *Count in = room in Out (when given); out = how many exist.
 cudaError_t listNodes(const std::vector<runtime::GraphNode *> &L, cudaGraphNode_t *Out, size_t *Count) {
-  if (!Count) return invalid();
-  if (Out) {
-    for (size_t I = 0; I < *Count; ++I) Out[I] = I < L.size() ? handle(L[I]) : nullptr;
-    if (*Count > L.size()) *Count = L.size();
-    return cudaSuccess;
-  }
-  *Count = L.size();
-  return cudaSuccess;
+  return runtime::copyNodeList(L, Out, Count, [](runtime::GraphNode *N) { return handle(N); }) ? cudaSuccess : invalid();
 }
 
 void zeroEdgeData(cudaGraphEdgeData *E, size_t N) {
   if (E) std::memset(E, 0, N * sizeof(cudaGraphEdgeData));
-}
-bool plainEdges(const cudaGraphEdgeData *E, size_t N) {
-  static const cudaGraphEdgeData Zero{};
-  for (size_t I = 0; E && I < N; ++I)
-    if (std::memcmp(&E[I], &Zero, sizeof Zero) != 0) return false;
-  return true;
 }
 
 cudaError_t edgeOp(cudaGraph_t Gh, const cudaGraphNode_t *From, const cudaGraphNode_t *To,
                    const cudaGraphEdgeData *Data, size_t N, bool Add) {
   runtime::Graph *G = graphOf(Gh);
   if (!G || (N && (!From || !To))) return invalid();
-  if (!plainEdges(Data, N)) {
+  if (!runtime::allDefaultEdges(Data, N)) {
     note("cudaGraphAddDependencies: edge data (programmatic dependencies) is not supported");
     return recordError(cudaErrorNotSupported);
   }

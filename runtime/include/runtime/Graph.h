@@ -31,6 +31,7 @@
 #include "runtime/Launch.h"
 #include "runtime/Memory.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -202,5 +203,32 @@ llvm::Expected<Graph *> endCapture(Stream &S);
 llvm::Expected<CaptureInfo> captureInfo(Stream &S);
 // cudaThreadExchangeStreamCaptureMode: the calling thread's interaction mode.
 CaptureMode exchangeThreadCaptureMode(CaptureMode M);
+
+// ---- conventions shared by the runtime- and driver-API graph entry points ----
+
+/// Node lists (cudaGraphGetNodes / cuGraphGetNodes and the dependency
+/// queries): with Out, *Count in is the room there; it is filled with handles
+/// (null past the end of the list) and *Count lowered to how many exist;
+/// without Out, *Count = how many exist. False when Count is null.
+template <typename Handle, typename ToHandle>
+bool copyNodeList(const std::vector<GraphNode *> &L, Handle *Out, size_t *Count, ToHandle toHandle) {
+  if (!Count) return false;
+  if (Out) {
+    for (size_t I = 0; I < *Count; ++I) Out[I] = I < L.size() ? toHandle(L[I]) : nullptr;
+    if (*Count > L.size()) *Count = L.size();
+  } else {
+    *Count = L.size();
+  }
+  return true;
+}
+
+/// True when every edge-data record (cudaGraphEdgeData / CUgraphEdgeData) is
+/// all zero: the default edge, the only kind the core's graphs have.
+template <typename EdgeData> bool allDefaultEdges(const EdgeData *E, size_t N) {
+  static const EdgeData Zero{};
+  for (size_t I = 0; E && I < N; ++I)
+    if (std::memcmp(&E[I], &Zero, sizeof Zero) != 0) return false;
+  return true;
+}
 
 } // namespace runtime
