@@ -16,6 +16,16 @@
 //    size is bounded;
 //  * "uniform-work-group-size"="true" (CUDA grids are whole blocks),
 //    "ptx2amd.wave-size" and "ptx2amd.warp-policy" for launchers;
+//  * "amdgpu-no-{completion-action,default-queue,hostcall-ptr,
+//    multigrid-sync-arg}": translated CUDA never uses OpenCL device enqueue,
+//    ockl hostcalls or multi-grid sync (printf and malloc are the device
+//    library's own FIFO and heap). LLVM infers these only when it sees the
+//    whole call graph; with an indirect call it keeps the hidden arguments,
+//    and ROCclr 5.2.3 takes a kernel whose metadata lists
+//    hidden_completion_action for an OpenCL enqueue kernel and runs its
+//    device-enqueue scheduler after it (devkernel.cpp setDynamicParallelFlag,
+//    rocvirtual.cpp runScheduler: a null scheduler state, a crash seen under
+//    vgpu), and starts a hostcall listener thread for hidden_hostcall_buffer;
 //  * the module flag amdhsa_code_object_version (4, 5 or 6; generic
 //    targets require 6).
 //
@@ -219,6 +229,9 @@ llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInf
                            "': .minnctapersm ignored without .maxntid/.reqntid (block size unbounded)"});
     }
     f->addFnAttr("uniform-work-group-size", "true");
+    for (const char *a : {"amdgpu-no-completion-action", "amdgpu-no-default-queue", "amdgpu-no-hostcall-ptr",
+                          "amdgpu-no-multigrid-sync-arg"})
+      f->addFnAttr(a);
     f->addFnAttr(kAttrWaveSize, std::to_string(t.waveSize));
     f->addFnAttr(kAttrWarpPolicy, warpPolicyName(policy));
     updated[f] = policy;

@@ -1,138 +1,54 @@
 //===- Hip.cpp - backend `hip`: the ROCm HIP runtime, loaded with dlopen ----===//
 //
-// Uses only entry points whose ABI did not change in ROCm 6 (attribute
-// queries instead of hipGetDeviceProperties). The library is
-// $PTX2AMD_HIP_LIBRARY, else libamdhip64.so / .so.6 / .so.5. The agent's gfx
-// name comes from the KFD topology (gfx_target_version of the GPU nodes);
-// the code object is built for it and must match PTX2AMD_ARCH when that is
-// set. Launches pass the explicit kernarg bytes through `extra`
-// (BUFFER_POINTER 0x1, BUFFER_SIZE 0x2, END 0x3: HIP's END, not CUDA's 0);
-// HIP fills the hidden block from the code object's metadata. Cooperative
-// launches use hipModuleLaunchCooperativeKernel (ROCm >= 5.5; kernelParams
-// pointing into the explicit buffer) and are refused where it is missing. Each core stream owns one hipStream_t;
+// The HIP entry points are backends/HipApi (dlopen of libamdhip64, only
+// ABI-stable calls). The agent's gfx name comes from the KFD topology
+// (gfx_target_version of the GPU nodes); the code object is built for it and
+// must match PTX2AMD_ARCH when that is set. Launches pass the explicit
+// kernarg bytes through `extra` (BUFFER_POINTER 0x1, BUFFER_SIZE 0x2, END
+// 0x3: HIP's END, not CUDA's 0); HIP fills the hidden block from the code
+// object's metadata. Cooperative launches use hipModuleLaunchCooperativeKernel
+// (ROCm >= 5.5; kernelParams pointing into the explicit buffer) and are
+// refused where it is missing. Each core stream owns one hipStream_t;
 // finish() is hipStreamSynchronize. Device printf and the device heap of
-// translated code are not drained on this backend yet: a module that uses
-// them loads with a warning.
+// translated code: backends/HipModuleGlobals (a FIFO and a heap per module,
+// the FIFO drained after each launch of the module). Limits: the printf FIFO
+// and heap sizes are ours (fixed once a module using them is loaded, as CUDA
+// fixes them once a kernel ran); the stack size is hipDeviceSetLimit's where
+// HIP has it (ROCm >= 5.3). HIP 5.2 gives a kernel the private segment its
+// code object states (ROCclr 5.2.3 sets the dispatch's private_segment_size
+// from the descriptor and ignores is_dynamic_callstack), so there a stack
+// limit is recorded and each launch of a kernel with a dynamic stack checks it
+// against that size (LLVM states its own frame plus 16 KiB for calls it
+// cannot bound): a larger limit is a NotSupported error naming both sizes.
 //
 //===----------------------------------------------------------------------===//
+#include "HipApi.h"
+#include "HipModuleGlobals.h"
+#include "CodeObjectImage.h"
+
 #include "runtime/Backend.h"
 #include "runtime/Log.h"
 
 #include "ptxjit/Pipeline.h"
+#include "support/Contract.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 namespace runtime {
 namespace {
 
-using hipError = int;
-using hipStream = void *;
-using hipModule = void *;
-using hipFunction = void *;
-
-struct HipApi {
-  void *Lib = nullptr;
-  hipError (*Init)(unsigned) = nullptr;
-  hipError (*GetDeviceCount)(int *) = nullptr;
-  hipError (*SetDevice)(int) = nullptr;
-  hipError (*DeviceGetAttribute)(int *, int, int) = nullptr;
-  hipError (*ModuleLoadData)(hipModule *, const void *) = nullptr;
-  hipError (*ModuleGetFunction)(hipFunction *, hipModule, const char *) = nullptr;
-  hipError (*ModuleGetGlobal)(void **, size_t *, hipModule, const char *) = nullptr;
-  hipError (*ModuleLaunchKernel)(hipFunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                 hipStream, void **, void **) = nullptr;
-  hipError (*Malloc)(void **, size_t) = nullptr;
-  hipError (*Free)(void *) = nullptr;
-  hipError (*HostMalloc)(void **, size_t, unsigned) = nullptr;
-  hipError (*HostFree)(void *) = nullptr;
-  hipError (*MallocManaged)(void **, size_t, unsigned) = nullptr;
-  hipError (*MemcpyAsync)(void *, const void *, size_t, int, hipStream) = nullptr;
-  hipError (*MemsetAsync)(void *, int, size_t, hipStream) = nullptr;
-  hipError (*StreamCreate)(hipStream *) = nullptr;
-  hipError (*StreamSynchronize)(hipStream) = nullptr;
-  hipError (*StreamDestroy)(hipStream) = nullptr;
-  hipError (*MemGetInfo)(size_t *, size_t *) = nullptr;
-  hipError (*DeviceSetLimit)(int, size_t) = nullptr;
-  const char *(*GetErrorName)(hipError) = nullptr;
-  hipError (*RuntimeGetVersion)(int *) = nullptr;
-  // ROCm >= 5.5 (optional): cooperative launches take kernelParams only.
-  hipError (*ModuleLaunchCooperativeKernel)(hipFunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                            unsigned, hipStream, void **) = nullptr;
-};
-
-// hipDeviceAttribute_t values (stable since ROCm 5.0).
-enum : int {
-  AttrMaxThreadsPerBlock = 56, AttrMultiprocessorCount = 63, AttrMaxSharedMemoryPerBlock = 74,
-  AttrClockRate = 5, AttrTotalGlobalMem = 84, AttrPciBusId = 66, AttrPciDeviceId = 67, AttrWarpSize = 87,
-};
-enum : int { MemcpyDefault = 4 };
-
-llvm::Error hipErr(const HipApi &A, hipError E, const char *What) {
-  if (E == 0) return llvm::Error::success();
-  const char *Name = A.GetErrorName ? A.GetErrorName(E) : nullptr;
-  return makeError(E == 2 ? Errc::MemoryAllocation : Errc::Unknown,
-                   std::string("hip: ") + What + " failed: " + (Name ? Name : "") + " (" + std::to_string(E) + ")");
-}
-
-llvm::Expected<HipApi> loadApi(std::string Lib) {
-  HipApi A;
-  std::vector<std::string> Names;
-  if (!Lib.empty()) Names.push_back(Lib);
-  else if (const char *E = getenv("PTX2AMD_HIP_LIBRARY"); E && *E) Names.push_back(E);
-  else Names = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
-  std::string Tried;
-  for (const std::string &N : Names) {
-    A.Lib = dlopen(N.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (A.Lib) break;
-    Tried += (Tried.empty() ? "" : "; ") + std::string(dlerror());
-  }
-  if (!A.Lib) return makeError(Errc::BackendUnavailable, "hip: cannot load the HIP runtime (" + Tried + ")");
-  std::string Missing;
-  auto Get = [&](auto &Fn, const char *Sym) {
-    Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(dlsym(A.Lib, Sym));
-    if (!Fn) Missing += std::string(Missing.empty() ? "" : ", ") + Sym;
-  };
-  Get(A.Init, "hipInit");
-  Get(A.GetDeviceCount, "hipGetDeviceCount");
-  Get(A.SetDevice, "hipSetDevice");
-  Get(A.DeviceGetAttribute, "hipDeviceGetAttribute");
-  Get(A.ModuleLoadData, "hipModuleLoadData");
-  Get(A.ModuleGetFunction, "hipModuleGetFunction");
-  Get(A.ModuleGetGlobal, "hipModuleGetGlobal");
-  Get(A.ModuleLaunchKernel, "hipModuleLaunchKernel");
-  Get(A.Malloc, "hipMalloc");
-  Get(A.Free, "hipFree");
-  Get(A.HostMalloc, "hipHostMalloc");
-  Get(A.HostFree, "hipHostFree");
-  Get(A.MallocManaged, "hipMallocManaged");
-  Get(A.MemcpyAsync, "hipMemcpyAsync");
-  Get(A.MemsetAsync, "hipMemsetAsync");
-  Get(A.StreamCreate, "hipStreamCreate");
-  Get(A.StreamSynchronize, "hipStreamSynchronize");
-  Get(A.StreamDestroy, "hipStreamDestroy");
-  Get(A.MemGetInfo, "hipMemGetInfo");
-  A.DeviceSetLimit = reinterpret_cast<decltype(A.DeviceSetLimit)>(dlsym(A.Lib, "hipDeviceSetLimit")); // ROCm >= 5.3
-  A.ModuleLaunchCooperativeKernel = reinterpret_cast<decltype(A.ModuleLaunchCooperativeKernel)>(
-      dlsym(A.Lib, "hipModuleLaunchCooperativeKernel")); // ROCm >= 5.5
-  Get(A.GetErrorName, "hipGetErrorName");
-  Get(A.RuntimeGetVersion, "hipRuntimeGetVersion");
-  if (!Missing.empty()) {
-    dlclose(A.Lib);
-    return makeError(Errc::BackendUnavailable, "hip: the HIP runtime lacks " + Missing);
-  }
-  return A;
-}
+using namespace hip;
 
 // gfx names of the KFD GPU nodes, from gfx_target_version (e.g. 90010 -> gfx90a).
 // $PTX2AMD_KFD_TOPOLOGY replaces the topology's nodes directory (a test aid).
@@ -190,7 +106,8 @@ KernelArgLayout layoutOf(const llvm::Function &F, bool Pad) {
 
 class HipModule final : public BackendModule {
 public:
-  HipModule(const HipApi &A, hipModule M, std::map<std::string, KernelProperties> K) : A(A), M(M), Ks(std::move(K)) {}
+  HipModule(const HipApi &A, hipModule M, std::map<std::string, KernelProperties> K, CodeObjectImage Image)
+      : A(A), M(M), Ks(std::move(K)), Image(std::move(Image)) {}
   std::vector<std::string> kernelNames() const override {
     std::vector<std::string> V;
     for (auto &[N, K] : Ks) V.push_back(N);
@@ -213,51 +130,60 @@ public:
     if (llvm::Error E = hipErr(A, A.ModuleGetFunction(&F, M, Name.c_str()), "hipModuleGetFunction")) return E;
     return F;
   }
+  // The printf FIFO and heap (set up once the module is loaded).
+  llvm::Error setUpGlobals(uint64_t FifoBytes, uint64_t HeapBytes) {
+    auto G = HipModuleGlobals::create(A, M, Image, FifoBytes, HeapBytes);
+    if (!G) return G.takeError();
+    Globals = std::move(*G);
+    return llvm::Error::success();
+  }
+  HipModuleGlobals &globals() { return *Globals; }
 
 private:
   const HipApi &A;
   hipModule M;
   std::map<std::string, KernelProperties> Ks;
+  CodeObjectImage Image;
+  std::unique_ptr<HipModuleGlobals> Globals;
+};
+
+// What a queue needs of its device: the printf sink and whether HIP sets the stack size.
+struct HipDeviceServices {
+  std::function<void(llvm::StringRef)> emitPrintf;
+  bool hipSetsStack = false;
 };
 
 class HipQueue final : public BackendQueue {
 public:
-  HipQueue(const HipApi &A, hipStream S) : A(A), S(S) {}
+  HipQueue(const HipApi &A, hipStream S, const HipDeviceServices &Dev) : A(A), S(S), Dev(Dev) {}
   ~HipQueue() override { A.StreamDestroy(S); }
-  llvm::Error launch(BackendModule &M, const KernelProperties &K, const LaunchParams &P,
+  llvm::Error launch(BackendModule &BM, const KernelProperties &K, const LaunchParams &P,
                      const Kernarg &Args) override {
-    auto F = static_cast<HipModule &>(M).function(K.name);
+    HipModule &M = static_cast<HipModule &>(BM);
+    auto F = M.function(K.name);
     if (!F) return F.takeError();
-    if (P.cooperative) {
-      if (!A.ModuleLaunchCooperativeKernel)
-        return makeError(Errc::NotSupported, "hip: cooperative launches need hipModuleLaunchCooperativeKernel "
-                                             "(ROCm >= 5.5); this HIP runtime lacks it");
-      // kernelParams: one pointer per explicit parameter of the code object, into our buffer.
-      std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
-      std::vector<std::pair<uint32_t, void *>> ByOffset;
-      for (size_t I = 0; I < K.args.offsets.size(); ++I)
-        ByOffset.push_back({K.args.offsets[I], Buf.data() + K.args.offsets[I]});
-      if (K.args.blockDimOffset >= 0)
-        ByOffset.push_back({uint32_t(K.args.blockDimOffset), Buf.data() + K.args.blockDimOffset});
-      std::sort(ByOffset.begin(), ByOffset.end());
-      std::vector<void *> Params;
-      for (auto &[Off, Ptr] : ByOffset) Params.push_back(Ptr);
-      if (llvm::Error E = hipErr(A, A.ModuleLaunchCooperativeKernel(*F, P.grid.x, P.grid.y, P.grid.z, P.block.x,
-                                                                   P.block.y, P.block.z, P.dynamicLdsBytes, S,
-                                                                   Params.data()),
-                                 "hipModuleLaunchCooperativeKernel"))
-        return E;
-      return finish();
+    if (K.dynamicStack && !Dev.hipSetsStack && P.stackBytesPerThread > K.privateSegmentBytes)
+      return makeError(Errc::NotSupported,
+                       "hip: kernel '" + K.name + "' needs a stack of " + std::to_string(P.stackBytesPerThread) +
+                           " bytes per thread (cudaLimitStackSize), but this HIP runtime gives it the " +
+                           std::to_string(K.privateSegmentBytes) +
+                           " bytes of private segment its code object states: setting the stack size needs "
+                           "hipDeviceSetLimit (ROCm >= 5.3)");
+    HipModuleGlobals &G = M.globals();
+    std::unique_lock<std::mutex> Serial(G.launchMutex(), std::defer_lock);
+    if (G.hasPrintf()) Serial.lock(); // one FIFO per module
+    if (llvm::Error E = G.resetFifo(S)) return E;
+    llvm::Error E = submit(*F, K, P, Args);
+    if (E) return E;
+    llvm::Error Done = finish();
+    PrintfDrain Printed = G.drainFifo(S);
+    if (!Printed.text.empty()) Dev.emitPrintf(Printed.text);
+    if (Done && Printed.assertion) {
+      std::string Msg;
+      takeErrc(std::move(Done), &Msg);
+      return makeError(Errc::Assert, "kernel '" + K.name + "': device-side assertion failed (" + Msg + ")");
     }
-    std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
-    size_t Size = Buf.size();
-    void *Extra[] = {reinterpret_cast<void *>(1), Buf.data(), reinterpret_cast<void *>(2), &Size,
-                     reinterpret_cast<void *>(3)};
-    if (llvm::Error E = hipErr(A, A.ModuleLaunchKernel(*F, P.grid.x, P.grid.y, P.grid.z, P.block.x, P.block.y,
-                                                      P.block.z, P.dynamicLdsBytes, S, nullptr, Extra),
-                               "hipModuleLaunchKernel"))
-      return E;
-    return finish(); // Buf must live until the launch has read it
+    return Done;
   }
   llvm::Error copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, CopyDir) override {
     return hipErr(A, A.MemcpyAsync(reinterpret_cast<void *>(Dst), reinterpret_cast<const void *>(Src), Bytes,
@@ -277,13 +203,46 @@ public:
   }
 
 private:
+  // Enqueues the launch on S; the kernarg buffer is copied by HIP at submission
+  // (ROCclr captures the arguments when the command is built).
+  llvm::Error submit(hipFunction F, const KernelProperties &K, const LaunchParams &P, const Kernarg &Args) {
+    std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
+    if (P.cooperative) {
+      if (!A.ModuleLaunchCooperativeKernel)
+        return makeError(Errc::NotSupported, "hip: cooperative launches need hipModuleLaunchCooperativeKernel "
+                                             "(ROCm >= 5.5); this HIP runtime lacks it");
+      // kernelParams: one pointer per explicit parameter of the code object, into our buffer.
+      std::vector<std::pair<uint32_t, void *>> ByOffset;
+      for (size_t I = 0; I < K.args.offsets.size(); ++I)
+        ByOffset.push_back({K.args.offsets[I], Buf.data() + K.args.offsets[I]});
+      if (K.args.blockDimOffset >= 0)
+        ByOffset.push_back({uint32_t(K.args.blockDimOffset), Buf.data() + K.args.blockDimOffset});
+      std::sort(ByOffset.begin(), ByOffset.end());
+      std::vector<void *> Params;
+      for (auto &[Off, Ptr] : ByOffset) Params.push_back(Ptr);
+      return hipErr(A, A.ModuleLaunchCooperativeKernel(F, P.grid.x, P.grid.y, P.grid.z, P.block.x, P.block.y,
+                                                       P.block.z, P.dynamicLdsBytes, S, Params.data()),
+                    "hipModuleLaunchCooperativeKernel");
+    }
+    size_t Size = Buf.size();
+    void *Extra[] = {reinterpret_cast<void *>(1), Buf.data(), reinterpret_cast<void *>(2), &Size,
+                     reinterpret_cast<void *>(3)};
+    return hipErr(A, A.ModuleLaunchKernel(F, P.grid.x, P.grid.y, P.grid.z, P.block.x, P.block.y, P.block.z,
+                                          P.dynamicLdsBytes, S, nullptr, Extra),
+                  "hipModuleLaunchKernel");
+  }
+
   const HipApi &A;
   hipStream S;
+  const HipDeviceServices &Dev;
 };
 
 class HipDevice final : public BackendDevice {
 public:
-  HipDevice(const HipApi &A, int Ordinal, DeviceProperties P) : A(A), Ordinal(Ordinal), Props(std::move(P)) {}
+  HipDevice(const HipApi &A, int Ordinal, DeviceProperties P) : A(A), Ordinal(Ordinal), Props(std::move(P)) {
+    Services.hipSetsStack = A.DeviceSetLimit != nullptr;
+    Services.emitPrintf = [this](llvm::StringRef T) { emitPrintf(T); };
+  }
   const DeviceProperties &properties() const override { return Props; }
   // The module for the argument layout; code object v4 for HIP before 6.0:
   // HIP 5.2's hipModuleLoadData refuses v5 objects (hipErrorSharedObjectInitFailed,
@@ -297,11 +256,10 @@ public:
     if (I.codeObject.empty()) return makeError(Errc::InvalidKernelImage, "hip: the image has no code object");
     if (I.arch != Props.arch)
       return makeError(Errc::InvalidKernelImage, "hip: code object for " + I.arch + ", the GPU is " + Props.arch);
+    auto Image = CodeObjectImage::parse(I.codeObject);
+    if (!Image) return Image.takeError();
     std::map<std::string, KernelProperties> Ks;
     if (I.lowered) {
-      if (I.lowered->getGlobalVariable("__ptx2amd_printf_buffer", true) ||
-          I.lowered->getGlobalVariable("__ptx2amd_heap", true))
-        logger("hip")->warn("device printf / malloc output of translated code is not drained on the hip backend yet");
       for (llvm::Function &F : *I.lowered) {
         if (F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL || F.isDeclaration()) continue;
         KernelProperties K;
@@ -313,12 +271,18 @@ public:
         K.maxThreadsPerBlock = K.warpPolicy == "pad" ? 512 : 1024;
         K.staticLdsBytes = uint32_t(ptxjit::kernelStaticLdsBytes(*I.lowered, F.getName()));
         K.dynamicStack = ptxjit::kernelNeedsDynamicStack(*I.lowered, F.getName());
+        K.privateSegmentBytes = Image->privateSegmentFixedSize(K.name).value_or(0);
         Ks[K.name] = std::move(K);
       }
     }
     hipModule M = nullptr;
     if (llvm::Error E = hipErr(A, A.ModuleLoadData(&M, I.codeObject.data()), "hipModuleLoadData")) return E;
-    return std::make_unique<HipModule>(A, M, std::move(Ks));
+    auto HM = std::make_unique<HipModule>(A, M, std::move(Ks), std::move(*Image));
+    std::lock_guard<std::mutex> G(LimitMu);
+    if (llvm::Error E = HM->setUpGlobals(Limits[int(Limit::PrintfFifoSize)], Limits[int(Limit::MallocHeapSize)]))
+      return E;
+    if (HM->globals().hasPrintf() || HM->globals().hasHeap()) GlobalsFixed = true;
+    return HM;
   }
   llvm::Expected<uint64_t> allocDevice(uint64_t Bytes) override {
     void *P = nullptr;
@@ -341,20 +305,29 @@ public:
   llvm::Expected<std::unique_ptr<BackendQueue>> createQueue() override {
     hipStream S = nullptr;
     if (llvm::Error E = hipErr(A, A.StreamCreate(&S), "hipStreamCreate")) return E;
-    return std::make_unique<HipQueue>(A, S);
+    return std::make_unique<HipQueue>(A, S, Services);
   }
   llvm::Error setLimit(Limit L, uint64_t V) override {
-    int HL = L == Limit::StackSize ? 0 : L == Limit::PrintfFifoSize ? 1 : 2; // hipLimitStackSize, PrintfFifo, MallocHeap
-    if (!A.DeviceSetLimit)
-      return makeError(Errc::NotSupported, "hip: this HIP runtime has no hipDeviceSetLimit (ROCm < 5.3)");
-    Limits[int(L)] = V;
-    return hipErr(A, A.DeviceSetLimit(HL, V), "hipDeviceSetLimit");
+    std::lock_guard<std::mutex> G(LimitMu);
+    if (L != Limit::StackSize) { // our printf FIFO / heap buffers
+      if (GlobalsFixed)
+        return makeError(Errc::InvalidValue, "the heap and printf FIFO sizes are fixed once a module using them is loaded");
+      Limits[int(L)] = V;
+      return llvm::Error::success();
+    }
+    if (A.DeviceSetLimit)
+      if (llvm::Error E = hipErr(A, A.DeviceSetLimit(0 /*hipLimitStackSize*/, V), "hipDeviceSetLimit")) return E;
+    Limits[int(L)] = V; // without hipDeviceSetLimit: checked at each launch (HipQueue::launch)
+    return llvm::Error::success();
   }
   uint64_t limit(Limit L) const override {
-    auto It = Limits.find(int(L));
-    return It != Limits.end() ? It->second : L == Limit::StackSize ? 1024 : (8u << 20);
+    std::lock_guard<std::mutex> G(LimitMu);
+    return Limits.at(int(L));
   }
-  void setPrintfSink(std::function<void(llvm::StringRef)>) override {}
+  void setPrintfSink(std::function<void(llvm::StringRef)> S) override {
+    std::lock_guard<std::mutex> G(SinkMu);
+    Sink = std::move(S);
+  }
   std::pair<uint64_t, uint64_t> memInfo() const override {
     size_t F = 0, T = 0;
     A.MemGetInfo(&F, &T);
@@ -365,8 +338,22 @@ private:
   const HipApi &A;
   int Ordinal;
   DeviceProperties Props;
+  // Device printf text: to the core's sink, else stdout.
+  void emitPrintf(llvm::StringRef Text) {
+    std::lock_guard<std::mutex> G(SinkMu);
+    if (Sink) Sink(Text);
+    else fwrite(Text.data(), 1, Text.size(), stdout);
+  }
+
   std::map<uint64_t, bool> Managed;
-  std::map<int, uint64_t> Limits;
+  mutable std::mutex LimitMu;
+  // CUDA's defaults: 1 KiB stack, 8 MiB heap, 1 MiB printf FIFO.
+  std::map<int, uint64_t> Limits{
+      {int(Limit::StackSize), 1024}, {int(Limit::MallocHeapSize), 8u << 20}, {int(Limit::PrintfFifoSize), 1u << 20}};
+  bool GlobalsFixed = false;
+  std::mutex SinkMu;
+  std::function<void(llvm::StringRef)> Sink;
+  HipDeviceServices Services;
 };
 
 class HipBackend final : public Backend {
