@@ -20,11 +20,16 @@
 // limit is recorded and each launch of a kernel with a dynamic stack checks it
 // against that size (LLVM states its own frame plus 16 KiB for calls it
 // cannot bound): a larger limit is a NotSupported error naming both sizes.
+// `__managed__` module variables (hostAlias): core/HostMirrors over HIP
+// memory (backends/HipMemory), synchronised on the launching stream before
+// and after each launch while any exist.
 //
 //===----------------------------------------------------------------------===//
-#include "HipApi.h"
-#include "HipModuleGlobals.h"
 #include "CodeObjectImage.h"
+#include "HipApi.h"
+#include "HipMemory.h"
+#include "HipModuleGlobals.h"
+#include "HostMirrors.h"
 
 #include "runtime/Backend.h"
 #include "runtime/Log.h"
@@ -151,6 +156,7 @@ private:
 struct HipDeviceServices {
   std::function<void(llvm::StringRef)> emitPrintf;
   bool hipSetsStack = false;
+  HostMirrors *mirrors = nullptr; // host aliases of __managed__ module variables
 };
 
 class HipQueue final : public BackendQueue {
@@ -173,9 +179,14 @@ public:
     std::unique_lock<std::mutex> Serial(G.launchMutex(), std::defer_lock);
     if (G.hasPrintf()) Serial.lock(); // one FIFO per module
     if (llvm::Error E = G.resetFifo(S)) return E;
+    HipStreamMemory Mem(A, S);
+    bool Mirrored = !Dev.mirrors->empty();
+    if (Mirrored)
+      if (llvm::Error E = Dev.mirrors->toDevice(Mem)) return E;
     llvm::Error E = submit(*F, K, P, Args);
     if (E) return E;
     llvm::Error Done = finish();
+    if (Mirrored && !Done) Done = Dev.mirrors->fromDevice(Mem);
     PrintfDrain Printed = G.drainFifo(S);
     if (!Printed.text.empty()) Dev.emitPrintf(Printed.text);
     if (Done && Printed.assertion) {
@@ -242,6 +253,7 @@ public:
   HipDevice(const HipApi &A, int Ordinal, DeviceProperties P) : A(A), Ordinal(Ordinal), Props(std::move(P)) {
     Services.hipSetsStack = A.DeviceSetLimit != nullptr;
     Services.emitPrintf = [this](llvm::StringRef T) { emitPrintf(T); };
+    Services.mirrors = &Mirrors;
   }
   const DeviceProperties &properties() const override { return Props; }
   // The module for the argument layout; code object v4 for HIP before 6.0:
@@ -328,6 +340,10 @@ public:
     std::lock_guard<std::mutex> G(SinkMu);
     Sink = std::move(S);
   }
+  llvm::Expected<uint64_t> hostAlias(uint64_t DeviceAddr, uint64_t Bytes) override {
+    HipStreamMemory Mem(A, nullptr);
+    return Mirrors.alias(Mem, DeviceAddr, Bytes);
+  }
   std::pair<uint64_t, uint64_t> memInfo() const override {
     size_t F = 0, T = 0;
     A.MemGetInfo(&F, &T);
@@ -353,6 +369,7 @@ private:
   bool GlobalsFixed = false;
   std::mutex SinkMu;
   std::function<void(llvm::StringRef)> Sink;
+  HostMirrors Mirrors;
   HipDeviceServices Services;
 };
 

@@ -5,7 +5,10 @@
 // (lowered module and/or code object). If the module's kernels together
 // declare more static LDS than a work-group may use and splitting duplicates
 // no mutable state, the lowered module is kept and each kernel's image is
-// extracted and loaded on first use.
+// extracted and loaded on first use -- for backends that execute the lowered
+// module (emu counts LDS per module). A code object needs no split: LLVM's
+// AMDGPU backend gives each kernel only the LDS it reaches (its descriptor's
+// group_segment_fixed_size), and a per-kernel image would have no code object.
 //
 //===----------------------------------------------------------------------===//
 #include "ContextImpl.h"
@@ -267,7 +270,7 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   auto I = std::make_unique<Module::Impl>();
   I->Kernels = R->kernels;
   bool Split = false;
-  if (R->lowered) {
+  if (R->lowered && !Needs.codeObject) {
     uint64_t Lds = ptxjit::staticLdsBytes(*R->lowered);
     bool Force = getenv("PTX2AMD_SHIM_SPLIT") != nullptr; // testing aid
     if ((Force || Lds > DP.sharedMemPerBlock) && R->kernels.size() > 1 && !getenv("PTX2AMD_SHIM_NO_SPLIT")) {

@@ -2,8 +2,12 @@
 //
 // s_movk/s_addk/s_mulk/s_cmpk (simm16 in c[0]), s_getreg/s_setreg on MODE
 // (round/denorm/IEEE bits the FP handlers honour), TRAPSTS, FLAT_SCRATCH
-// (gfx10+ kernels' prologue sets the scratch base through it) and, on gfx11,
-// SHADER_CYCLES (read only). Other hardware registers are an explicit fault.
+// (gfx10+ kernels' prologue sets the scratch base through it), on gfx11
+// SHADER_CYCLES (read only), and HW_ID (gfx9) / HW_ID1 (gfx10+), read only,
+// the device library's %smid: amdgpu-emu's synthetic placement (the
+// workgroup's compute unit derived from its id, 16 CUs/WGPs on one shader
+// engine/array; the wave id its index in the workgroup), so both executors
+// agree. Other hardware registers are an explicit fault.
 //
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
@@ -35,7 +39,8 @@ CK(s_cmpk_lt_u32, uint32_t, <, uint16_t(I.c[0])) CK(s_cmpk_le_u32, uint32_t, <=,
 namespace {
 // Hardware register ids (LLVM SIDefines.h Hwreg::Id). 29 is SHADER_CYCLES on
 // gfx10.3 / gfx11 only (a 20-bit free-running clock; gfx9 has no register 29).
-enum { HwMode = 1, HwStatus = 2, HwTrapsts = 3, HwFlatScrLo = 20, HwFlatScrHi = 21, HwShaderCycles = 29 };
+enum { HwMode = 1, HwStatus = 2, HwTrapsts = 3, HwId = 4, HwFlatScrLo = 20, HwFlatScrHi = 21, HwId1 = 23,
+       HwShaderCycles = 29 };
 
 uint32_t *hwreg(Wave &w, unsigned Id, uint32_t &Tmp) {
   switch (Id) {
@@ -43,6 +48,14 @@ uint32_t *hwreg(Wave &w, unsigned Id, uint32_t &Tmp) {
     if (w.prog->gfx9) return nullptr;
     Tmp = uint32_t(w.waveInstrs) & 0xfffff; // the wave's executed instructions stand in for cycles
     return &Tmp;
+  case HwId:   // gfx9: WAVE_ID [3:0], CU_ID [11:8]
+  case HwId1: { // gfx10+: WAVE_ID [4:0], WGP_ID [13:10]
+    if ((Id == HwId) != w.prog->gfx9) return nullptr;
+    const uint32_t *G = w.wg->id;
+    uint32_t Cu = (G[0] + 3u * G[1] + 5u * G[2]) & 15;
+    Tmp = Id == HwId ? ((w.id & 15) | Cu << 8) : ((w.id & 31) | Cu << 10);
+    return &Tmp;
+  }
   case HwMode: return &w.mode;
   case HwTrapsts: return &w.trapsts;
   case HwFlatScrLo: Tmp = uint32_t(w.flatScr); return &Tmp;
@@ -56,7 +69,7 @@ void setreg(Wave &w, const Inst &I, uint32_t Simm, uint32_t V) {
   unsigned Id = Simm & 63, Off = (Simm >> 6) & 31, Size = ((Simm >> 11) & 31) + 1;
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
-  if (!R || Id == HwStatus || Id == HwShaderCycles) {
+  if (!R || Id == HwStatus || Id == HwShaderCycles || Id == HwId || Id == HwId1) {
     raiseUnsupported(w, I, "s_setreg hardware register " + std::to_string(Id),
                      "s_setreg of unsupported hardware register " + std::to_string(Id));
     return;
