@@ -6,7 +6,9 @@
 // must match PTX2AMD_ARCH when that is set. Launches pass the explicit
 // kernarg bytes through `extra` (BUFFER_POINTER 0x1, BUFFER_SIZE 0x2, END
 // 0x3: HIP's END, not CUDA's 0); HIP fills the hidden block from the code
-// object's metadata. Cooperative launches use hipModuleLaunchCooperativeKernel
+// object's metadata. Kernels under the pad warp policy run one 64-lane wave per
+// 32 CUDA threads in a 1-D work-group (the CUDA block is their trailing
+// kernarg). Cooperative launches use hipModuleLaunchCooperativeKernel
 // (ROCm >= 5.5; kernelParams pointing into the explicit buffer) and are
 // refused where it is missing. Each core stream owns one hipStream_t;
 // finish() is hipStreamSynchronize. Device printf and the device heap of
@@ -216,7 +218,10 @@ public:
 private:
   // Enqueues the launch on S; the kernarg buffer is copied by HIP at submission
   // (ROCclr captures the arguments when the command is built).
-  llvm::Error submit(hipFunction F, const KernelProperties &K, const LaunchParams &P, const Kernarg &Args) {
+  llvm::Error submit(hipFunction F, const KernelProperties &K, const LaunchParams &LP, const Kernarg &Args) {
+    LaunchParams P = LP;
+    if (K.warpPolicy == "pad") // one 64-lane wave per 32 CUDA threads, a 1-D work-group (the kernarg has the CUDA block)
+      P.block = {uint32_t(support::workItemsFor(LP.block.count(), support::WarpPolicy::Pad)), 1, 1};
     std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
     if (P.cooperative) {
       if (!A.ModuleLaunchCooperativeKernel)
