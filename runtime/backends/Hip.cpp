@@ -19,9 +19,9 @@
 // HIP has it (ROCm >= 5.3). HIP 5.2 gives a kernel the private segment its
 // code object states (ROCclr 5.2.3 sets the dispatch's private_segment_size
 // from the descriptor and ignores is_dynamic_callstack), so there a stack
-// limit is recorded and each launch of a kernel with a dynamic stack checks it
-// against that size (LLVM states its own frame plus 16 KiB for calls it
-// cannot bound): a larger limit is a NotSupported error naming both sizes.
+// limit is recorded and such a kernel's maxStackBytes is that size (LLVM
+// states its own frame plus 16 KiB for calls it cannot bound): the core's
+// launch check refuses a larger limit with NotSupported, naming both sizes.
 // `__managed__` module variables (hostAlias): core/HostMirrors over HIP
 // memory (backends/HipMemory), synchronised on the launching stream before
 // and after each launch while any exist.
@@ -170,13 +170,6 @@ public:
     HipModule &M = static_cast<HipModule &>(BM);
     auto F = M.function(K.name);
     if (!F) return F.takeError();
-    if (K.dynamicStack && !Dev.hipSetsStack && P.stackBytesPerThread > K.privateSegmentBytes)
-      return makeError(Errc::NotSupported,
-                       "hip: kernel '" + K.name + "' needs a stack of " + std::to_string(P.stackBytesPerThread) +
-                           " bytes per thread (cudaLimitStackSize), but this HIP runtime gives it the " +
-                           std::to_string(K.privateSegmentBytes) +
-                           " bytes of private segment its code object states: setting the stack size needs "
-                           "hipDeviceSetLimit (ROCm >= 5.3)");
     HipModuleGlobals &G = M.globals();
     std::unique_lock<std::mutex> Serial(G.launchMutex(), std::defer_lock);
     if (G.hasPrintf()) Serial.lock(); // one FIFO per module
@@ -289,6 +282,11 @@ public:
         K.staticLdsBytes = uint32_t(ptxjit::kernelStaticLdsBytes(*I.lowered, F.getName()));
         K.dynamicStack = ptxjit::kernelNeedsDynamicStack(*I.lowered, F.getName());
         K.privateSegmentBytes = Image->privateSegmentFixedSize(K.name).value_or(0);
+        if (K.dynamicStack && !Services.hipSetsStack) {
+          K.maxStackBytes = K.privateSegmentBytes;
+          K.stackLimitReason = "the private segment its code object states; HIP sets the stack size with "
+                               "hipDeviceSetLimit, which this HIP runtime lacks (ROCm >= 5.3)";
+        }
         Ks[K.name] = std::move(K);
       }
     }

@@ -79,7 +79,8 @@ unsigned residentBlocksPerCU(const DeviceProperties &D, const KernelProperties &
   return unsigned(std::min<uint64_t>({ByThreads, ByLds, D.maxBlocksPerMultiProcessor}));
 }
 
-llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, const LaunchConfig &C) {
+llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, const LaunchConfig &C,
+                        uint64_t StackBytes) {
   const Dim3 &G = C.grid, &B = C.block;
   uint64_t T = B.count();
   if (T == 0 || G.count() == 0 || B.x > 1024 || B.y > 1024 || B.z > 64 || T > 1024 || G.y > 65535 || G.z > 65535)
@@ -96,6 +97,11 @@ llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, co
                                              " bytes of static and " + std::to_string(C.dynamicSharedBytes) +
                                              " of dynamic shared memory exceed the " +
                                              std::to_string(D.sharedMemPerBlock) + " a block may use");
+  if (K.dynamicStack && K.maxStackBytes && StackBytes > K.maxStackBytes)
+    return makeError(Errc::NotSupported,
+                     "launch of '" + K.name + "': a stack of " + std::to_string(StackBytes) +
+                         " bytes per thread (cudaLimitStackSize) exceeds the " + std::to_string(K.maxStackBytes) +
+                         " this device gives the kernel" + (K.stackLimitReason.empty() ? "" : " (" + K.stackLimitReason + ")"));
   if (C.cooperative) {
     uint64_t Max = uint64_t(residentBlocksPerCU(D, K, T, C.dynamicSharedBytes)) * D.multiProcessorCount;
     if (G.count() > Max)

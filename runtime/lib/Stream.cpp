@@ -160,7 +160,7 @@ llvm::Error submitLaunch(Stream &S, Function &F, const LaunchConfig &C, llvm::Ex
   if (F.module().retired())
     return makeError(Errc::InvalidResourceHandle, "kernel '" + F.properties().name + "' belongs to a module a device reset unloaded");
   const KernelProperties &KP = F.properties();
-  if (llvm::Error E = checkLaunch(Ctx.properties(), KP, C)) return E;
+  if (llvm::Error E = checkLaunch(Ctx.properties(), KP, C, Ctx.limit(Limit::StackSize))) return E;
   if (auto Captured = captureNode(S, GraphNodeKind::Kernel, [&](GraphNode &N) {
         N.kernel.function = &F;
         N.kernel.handle = Handle;

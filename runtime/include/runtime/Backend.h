@@ -100,6 +100,8 @@ struct KernelProperties {
   uint32_t staticLdsBytes = 0;          // this kernel's own LDS
   uint32_t privateSegmentBytes = 0;     // fixed per-thread scratch
   bool dynamicStack = false;            // recursion / indirect calls: needs the stack limit
+  uint32_t maxStackBytes = 0;           // > 0: the largest stack limit the device can give it (a
+  std::string stackLimitReason;         //   backend that cannot size stacks), and why
   uint32_t maxThreadsPerBlock = 1024;   // the policy's limit (pad on wave64: 512)
   uint32_t numRegs = 0;                 // reported as cudaFuncAttributes::numRegs
 };

@@ -46,7 +46,10 @@ public:
 // Blocks of kernel K (block size and dynamic LDS of C) one CU holds at once.
 unsigned residentBlocksPerCU(const DeviceProperties &D, const KernelProperties &K, uint64_t BlockThreads,
                              uint64_t DynamicShared);
-// InvalidConfiguration / InvalidValue / CooperativeLaunchTooLarge, or success.
-llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, const LaunchConfig &C);
+// InvalidConfiguration / InvalidValue / CooperativeLaunchTooLarge, NotSupported
+// (a dynamic stack of StackBytes per thread beyond the kernel's maxStackBytes),
+// or success.
+llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, const LaunchConfig &C,
+                        uint64_t StackBytes = 0);
 
 } // namespace runtime
