@@ -183,6 +183,8 @@ TEST(IsaUnit, gfx90aOps) {
                     {9, k(uint32_t(Shr33))}, {10, k(uint32_t(Shr33 >> 32))}, {11, k(3)}, {12, k(0)},
                     {13, [](unsigned l) { return l; }}, {14, [](unsigned l) { return l; }},
                     {15, [](unsigned l) { return l < 63 ? l + 1 : 0u; }}}},
+    // 128 work-items, one group: wave 1 (work-items 64..127) stores into the next slot's row.
+    {"k_hwid", 128, {{0, k(0)}, {1, k(1)}, {2, k(0)}, {3, k(0)}}},
   });
 }
 

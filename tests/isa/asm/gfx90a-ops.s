@@ -1,7 +1,7 @@
 // isa-emu unit kernels for gfx90a (wave64), second file: opcodes that real
 // code objects use (fma_mix*, v_mac_f32, v_sub_i16, LDS f64
-// atomics and D16 loads, SDWA carry forms, s_bfe_i64, negative global offsets)
-// and the explicit refusal
+// atomics and D16 loads, SDWA carry forms, s_bfe_i64, negative global offsets),
+// HW_ID, and the explicit refusal
 // of hardware register 29. Conventions as in gfx90a.s: kernarg 0 = out
 // pointer; result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
@@ -181,6 +181,15 @@ KBEGIN k_hwreg29
   STS 0, s4
 KEND k_hwreg29
 
+// ---- HW_ID (register 4, read only): the device library's %smid. isa-emu's placement: WAVE_ID
+// [3:0] = the wave's index in the work-group, CU_ID [11:8] = (x + 3y + 5z) & 15 of the group id.
+KBEGIN k_hwid
+  s_getreg_b32 s4, hwreg(HW_REG_HW_ID)
+  STS 0, s4
+  s_getreg_b32 s5, hwreg(HW_REG_HW_ID, 8, 7)
+  STS 2, s5
+KEND k_hwid
+
 .amdgpu_metadata
 ---
 amdhsa.version: [1, 2]
@@ -189,6 +198,7 @@ amdhsa.kernels:
   - {.name: k_mix, .symbol: k_mix.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_lds, .symbol: k_lds.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 2048, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_sdwa, .symbol: k_sdwa.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_hwid, .symbol: k_hwid.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_hwreg29, .symbol: k_hwreg29.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
 ...
 .end_amdgpu_metadata
