@@ -1,6 +1,8 @@
 //===- backends/HipModuleGlobals.cpp - printf FIFO and heap on HIP ----------===//
 #include "HipModuleGlobals.h"
 
+#include "HipMemory.h"
+
 #include "runtime/Log.h"
 #include "support/Contract.h"
 
@@ -11,6 +13,15 @@
 namespace runtime::hip {
 
 namespace rec = support::printfrec;
+
+namespace {
+// A failed copy is an unreadable byte range here (the decoder reports it), not an error to pass on.
+bool succeeded(llvm::Error E) {
+  bool Ok = !E;
+  llvm::consumeError(std::move(E));
+  return Ok;
+}
+} // namespace
 
 llvm::Expected<std::unique_ptr<HipModuleGlobals>>
 HipModuleGlobals::create(const HipApi &A, hipModule M, CodeObjectImage &Image, uint64_t FifoBytes,
@@ -66,9 +77,8 @@ llvm::Error HipModuleGlobals::resetFifo(hipStream S) {
 
 PrintfDrain HipModuleGlobals::drainFifo(hipStream S) {
   if (!FifoBuf) return {};
-  auto Load = [&](void *Dst, uint64_t Src, size_t Bytes) {
-    return A.MemcpyAsync(Dst, reinterpret_cast<const void *>(Src), Bytes, MemcpyDeviceToHost, S) == 0 &&
-           A.StreamSynchronize(S) == 0;
+  auto Load = [Mem = HipStreamMemory(A, S)](void *Dst, uint64_t Src, size_t Bytes) mutable {
+    return succeeded(Mem.copyFromDevice(Dst, Src, Bytes));
   };
   std::vector<uint8_t> B(rec::kHeaderBytes);
   if (!Load(B.data(), FifoBuf, B.size())) return {};
@@ -84,9 +94,8 @@ PrintfDrain HipModuleGlobals::drainFifo(hipStream S) {
 bool HipModuleGlobals::readDeviceString(hipStream S, uint64_t Addr, std::string &Out) {
   if (Image.readConstantString(Addr, Out)) return true;
   Out.clear();
-  auto Load = [&](char *Dst, uint64_t Src, size_t Bytes) {
-    return A.MemcpyAsync(Dst, reinterpret_cast<const void *>(Src), Bytes, MemcpyDeviceToHost, S) == 0 &&
-           A.StreamSynchronize(S) == 0;
+  auto Load = [Mem = HipStreamMemory(A, S)](char *Dst, uint64_t Src, size_t Bytes) mutable {
+    return succeeded(Mem.copyFromDevice(Dst, Src, Bytes));
   };
   uint64_t Limit = 65536;
   if (auto Obj = Image.objectAt(Addr)) {

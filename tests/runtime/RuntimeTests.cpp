@@ -254,6 +254,15 @@ TEST(Launch, ChecksNamePolicySharedMemoryAndCoResidency) {
   EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
   C.grid = {65, 1, 1};
   EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::CooperativeLaunchTooLarge);
+  // A backend that cannot size stacks (HIP < 5.3): the code object's private segment bounds the limit.
+  C.cooperative = false;
+  K.dynamicStack = true;
+  K.maxStackBytes = 16416;
+  EXPECT_EQ(errc(checkLaunch(D, K, C, 16384)), Errc::Success);
+  EXPECT_EQ(takeErrc(checkLaunch(D, K, C, 1 << 20), &Msg), Errc::NotSupported);
+  EXPECT_NE(Msg.find("1048576 bytes per thread"), std::string::npos) << Msg;
+  K.dynamicStack = false; // a kernel with a fixed frame does not use the limit
+  EXPECT_EQ(errc(checkLaunch(D, K, C, 1 << 20)), Errc::Success);
 }
 
 TEST(Memory, RegistryFindsContainedRangesOnly) {
