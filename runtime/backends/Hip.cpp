@@ -299,18 +299,19 @@ public:
       return makeError(Errc::InvalidKernelImage, "hip: code object for " + I.arch + ", the GPU is " + Props.arch);
     std::map<std::string, KernelProperties> Ks;
     if (I.lowered) {
-      if (I.lowered->getGlobalVariable("__ptx2amd_printf_buffer", true) ||
-          I.lowered->getGlobalVariable("__ptx2amd_heap", true))
+      if (I.lowered->getGlobalVariable(support::global::kPrintfBuffer, true) ||
+          I.lowered->getGlobalVariable(support::global::kHeap, true))
         logger("hip")->warn("device printf / malloc output of translated code is not drained on the hip backend yet");
       for (llvm::Function &F : *I.lowered) {
         if (F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL || F.isDeclaration()) continue;
         KernelProperties K;
         K.name = F.getName().str();
         K.waveSize = Props.waveSize;
-        llvm::Attribute Pol = F.getFnAttribute("ptx2amd.warp-policy");
+        llvm::Attribute Pol = F.getFnAttribute(support::attr::kWarpPolicy);
         K.warpPolicy = Pol.isStringAttribute() ? Pol.getValueAsString().str() : "";
-        K.args = layoutOf(F, K.warpPolicy == "pad");
-        K.maxThreadsPerBlock = K.warpPolicy == "pad" ? 512 : 1024;
+        const bool Pad = support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad;
+        K.args = layoutOf(F, Pad);
+        K.maxThreadsPerBlock = Pad ? support::kPadMaxBlockThreads : support::kMaxBlockThreads;
         K.staticLdsBytes = uint32_t(ptxjit::kernelStaticLdsBytes(*I.lowered, F.getName()));
         K.dynamicStack = ptxjit::kernelNeedsDynamicStack(*I.lowered, F.getName());
         Ks[K.name] = std::move(K);
