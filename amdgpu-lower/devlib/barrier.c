@@ -14,6 +14,7 @@
  * software paths (thread 0 zeroes the state, then s_barrier).
  *===----------------------------------------------------------------------===*/
 #include "wave.h"
+#include "support/DevlibNames.h"
 
 struct sw_barrier_state {
   uint32_t count[16]; /* threads arrived in the current phase */
@@ -22,7 +23,7 @@ struct sw_barrier_state {
 };
 static LDS struct sw_barrier_state __ptx2amd_bar;
 
-void __ptx2amd_barrier_init(void) {
+void PTX2AMD_BARRIER_INIT(void) {
   if (cuda_linear_tid() == 0u) {
     for (int i = 0; i < 16; ++i) {
       __ptx2amd_bar.count[i] = 0u;

@@ -20,12 +20,13 @@
  * assertfail emits CUDA's assertion message through vprintf, then traps.
  *===----------------------------------------------------------------------===*/
 #include "wave.h"
+#include "support/DevlibNames.h"
 
 struct printf_buffer { uint64_t capacity; uint64_t used; uint8_t data[]; };
 struct device_heap { uint64_t base; uint64_t size; uint64_t used; };
 
-GLOBAL struct printf_buffer *__ptx2amd_printf_buffer __attribute__((visibility("protected")));
-GLOBAL struct device_heap *__ptx2amd_heap __attribute__((visibility("protected")));
+GLOBAL struct printf_buffer *PTX2AMD_PRINTF_BUFFER __attribute__((visibility("protected")));
+GLOBAL struct device_heap *PTX2AMD_HEAP __attribute__((visibility("protected")));
 
 void __ptx_nanosleep(uint32_t ns) {
   if (ns > 1000000u) ns = 1000000u;
@@ -82,7 +83,7 @@ static uint32_t cstrlen(const uint8_t *s) {
 #define PRINTF_RECORD_ASSERT 0x80000000u /* support::printfrec::kAssertFlag */
 
 static uint32_t emit_record(uint64_t fmt, uint64_t args, uint32_t flags) {
-  GLOBAL struct printf_buffer *buf = __ptx2amd_printf_buffer;
+  GLOBAL struct printf_buffer *buf = PTX2AMD_PRINTF_BUFFER;
   if (!buf || !fmt) return (uint32_t)-1;
   const uint8_t *f = (const uint8_t *)fmt;
   uint32_t nargs = 0;
@@ -120,7 +121,7 @@ void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
 }
 
 uint64_t __ptx_malloc(uint64_t size) {
-  GLOBAL struct device_heap *h = __ptx2amd_heap;
+  GLOBAL struct device_heap *h = PTX2AMD_HEAP;
   if (!h) return 0;
   uint64_t sz = (size + 15u) & ~15ull;
   uint64_t at = __scoped_atomic_fetch_add(&h->used, sz, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);

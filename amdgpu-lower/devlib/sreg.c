@@ -14,9 +14,10 @@
  * in %envreg1/%envreg2); it is zero otherwise, as on a plain CUDA launch.
  *===----------------------------------------------------------------------===*/
 #include "wave.h"
+#include "support/DevlibNames.h"
 
 /* Launcher-provided environment registers (docs/pipeline.md). */
-GLOBAL uint32_t __ptx2amd_envreg[32] __attribute__((visibility("protected")));
+GLOBAL uint32_t PTX2AMD_ENVREG[32] __attribute__((visibility("protected")));
 
 #if PTX_PAD
 static uint32_t tid_dim(uint32_t d) {
@@ -118,4 +119,4 @@ uint32_t __ptx_sreg_dynamic_smem_size(void) {
   return dispatch_lds_size() - __builtin_amdgcn_groupstaticsize();
 }
 
-uint32_t __ptx_sreg_envreg(uint32_t idx) { return __ptx2amd_envreg[idx & 31u]; }
+uint32_t __ptx_sreg_envreg(uint32_t idx) { return PTX2AMD_ENVREG[idx & 31u]; }

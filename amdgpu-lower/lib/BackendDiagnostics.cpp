@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "BackendDiagnostics.h"
 
+#include "support/Contract.h"
 #include "support/Error.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
@@ -59,7 +60,7 @@ void BackendDiagnostics::callback(const llvm::DiagnosticInfo *dip, void *p) {
     di.print(dp);
   }
   if (fn) {
-    llvm::StringRef pos = fn->getFnAttribute("ptx.loc").getValueAsString();
+    llvm::StringRef pos = fn->getFnAttribute(support::attr::kLoc).getValueAsString();
     auto [l, c] = pos.split(':');
     l.getAsInteger(10, d.line);
     c.getAsInteger(10, d.col);
@@ -82,7 +83,7 @@ llvm::Error checkUndefinedFunctions(const llvm::Module &m) {
     if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty()) continue;
     Diagnostic d;
     d.file = m.getSourceFileName();
-    auto [l, c] = f.getFnAttribute("ptx.loc").getValueAsString().split(':');
+    auto [l, c] = f.getFnAttribute(support::attr::kLoc).getValueAsString().split(':');
     l.getAsInteger(10, d.line);
     c.getAsInteger(10, d.col);
     d.message = "function '" + f.getName().str() +

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
+#include "support/Contract.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -19,7 +20,7 @@
 
 namespace amdgpulower {
 
-static bool isGfx11(std::string_view arch) { return arch.substr(0, 5) == "gfx11"; }
+static bool isGfx11(std::string_view arch) { return support::gfxMajorOf(arch) == 11; }
 
 void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch) {
   if (!isGfx11(arch)) return;

@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
+#include "support/Contract.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -98,7 +99,7 @@ std::string setRound(bool gfx10Plus, unsigned field) {
 Error lowerDirectedRounding(Module &m, StringRef cpu) {
   // gfx10, gfx11, gfx12 and their generic targets have s_round_mode; gfx9
   // and older write the MODE bits with s_setreg.
-  bool gfx10Plus = cpu.starts_with("gfx1");
+  bool gfx10Plus = ::support::gfxMajorOf(cpu) >= 10;
   SmallVector<ConstrainedFPIntrinsic *, 16> work;
   for (Function &f : m)
     for (Instruction &i : instructions(f))

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "Shim.h"
 
+#include "support/Contract.h"
+
 #include <cuda.h>
 
 #include <cstring>
@@ -57,7 +59,9 @@ void syncDriverContext() {
 }
 
 int maxThreads(runtime::Context &C) {
-  return C.defaultWarpPolicy() == "pad" ? 512 : int(C.properties().maxThreadsPerBlock);
+  return support::parseWarpPolicyName(C.defaultWarpPolicy()) == support::WarpPolicy::Pad
+             ? int(support::kPadMaxBlockThreads)
+             : int(C.properties().maxThreadsPerBlock);
 }
 
 int deviceAttr(runtime::Context &C, cudaDeviceAttr A) {

@@ -16,8 +16,6 @@
 #include "Internal.h"
 #include "support/Contract.h"
 
-#include "support/Contract.h"
-
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IRReader/IRReader.h"
@@ -267,7 +265,7 @@ Expected<KernelInfo> emu::Module::kernel(StringRef Name) const {
   K.waveSize = kernelWaveSize(*F);
   K.warpPolicy = policyOf(*F);
   uint32_t Explicit = 0;
-  auto L = layoutParams(*F, Explicit, K.warpPolicy == "pad");
+  auto L = layoutParams(*F, Explicit, ::support::parseWarpPolicyName(K.warpPolicy) == ::support::WarpPolicy::Pad);
   if (!L) return L.takeError();
   for (auto &P : *L)
     if (!P.blockDim) {
@@ -331,7 +329,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   if (const char *T = getenv("EMU_TRACE")) L.trace = T[0] == '1';
   L.printfSink = &Opts.printfSink;
   std::string Policy = policyOf(*F);
-  bool Pad = Policy == "pad";
+  bool Pad = ::support::parseWarpPolicyName(Policy) == ::support::WarpPolicy::Pad;
   if (Cfg.grid.count() == 0 || Cfg.block.count() == 0) return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "' with an empty grid or block");
   uint64_t T = Cfg.block.count();
   if (T > ::support::kMaxBlockThreads)

@@ -1,9 +1,10 @@
 //===- LaneOps.h - per-lane value helpers shared by the op files -*- C++ -*-===//
 //
 // Conversions between the 64-bit slot representation and C++ scalar types,
-// and the enumeration of element-wise ("lane") operations the translator
-// selects handlers for. Integer slots hold their value zero-extended from
-// the type's width; floating-point slots hold the IEEE bit pattern.
+// and the enumerations of element-wise ("lane") and wave-state operations the
+// translator selects handlers for (generated from Intrinsics.def). Integer
+// slots hold their value zero-extended from the type's width; floating-point
+// slots hold the IEEE bit pattern.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -63,44 +64,18 @@ inline int64_t sextFrom(uint64_t v, unsigned Bits) {
   return int64_t(v << s) >> s;
 }
 
-/// Element-wise operations selected by the translator for intrinsics.
+/// Element-wise operations selected by the translator for intrinsics (the
+/// EMU_LANE_OP rows of Intrinsics.def).
 enum class LOp : uint16_t {
-  // unary FP
-  Fabs, Sqrt, Floor, Ceil, Trunc, Rint, Round, RoundEven, Exp, Exp2, Exp10,
-  Log, Log2, Log10, Sin, Cos, Tan, Canonicalize,
-  // AMDGPU unary FP
-  Rcp, Rsq, RsqClamp, AmdSqrt, AmdSin, AmdCos, AmdExp2, AmdLog, Fract,
-  FrexpMant, FrexpExp /* result i32 */,
-  // binary FP
-  Copysign, Minnum, Maxnum, Minimum, Maximum, MinimumNum, MaximumNum, Pow,
-  Ldexp /* (fp, i32) */, Powi /* (fp, i32) */, AmdClass /* (fp, i32) -> i1 */,
-  IsFPClass /* (fp, imm kind) -> i1 */,
-  // ternary FP
-  Fma, FMulAdd, FMed3, DivFmas /* (a,b,c,i1) */, DivFixup,
-  // integer
-  Ctpop, Ctlz, Cttz, Bitreverse, Bswap, Abs, Smin, Smax, Umin, Umax,
-  SaddSat, UaddSat, SsubSat, UsubSat, Fshl, Fshr, Ubfe, Sbfe, MulU24, MulI24,
-  MulHiU24, MulHiI24, Perm, AlignBit, Ffbh, Ffbl, SffbH,
-  // two results: value, i1 overflow
-  SaddO, UaddO, SsubO, UsubO, SmulO, UmulO,
-  // two results: mantissa (fp), exponent (i32)
-  Frexp,
-  // div.scale: two results (fp, i1); kind = select-numerator flag
-  DivScale,
+#define EMU_LANE_OP(Op) Op,
+#include "Intrinsics.def"
 };
 
-/// Operations that need wave, workgroup or launch state (Exec.cpp).
+/// Operations that need wave, workgroup or launch state (the EMU_STATE_OP
+/// rows of Intrinsics.def; executed in Exec.cpp).
 enum class SOp : uint16_t {
-  WorkitemIdX, WorkitemIdY, WorkitemIdZ, WorkgroupIdX, WorkgroupIdY, WorkgroupIdZ,
-  ImplicitArgPtr, KernargPtr, DispatchPtr, DispatchId, GroupStaticSize, WaveSize,
-  Ballot /* a: i1, vk: result I32/I64 */, ICmpBallot /* kind: pred, vk: operand */,
-  FCmpBallot, ReadLane, ReadFirstLane, WriteLane, MbcntLo, MbcntHi, DsBpermute,
-  DsPermute, Permlane64, Permlane16 /* kind: 1 = x16, aux: fi */,
-  DsSwizzle /* kind: offset */, Barrier, WaveBarrier, Sleep, MemTime, MemRealTime,
-  IsShared, IsPrivate, Trap, EndPgm, StackSave, StackRestore, Nop,
-  AssertFail /* CUDA __assertfail */, AssertFailC /* __assert_fail */,
-  Abort,
-  GetReg /* aux: s_getreg hwreg immediate (id | offset << 6 | (size - 1) << 11) */,
+#define EMU_STATE_OP(Op, Handler) Op,
+#include "Intrinsics.def"
 };
 
 namespace ops {

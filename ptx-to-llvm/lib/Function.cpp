@@ -40,7 +40,7 @@ namespace ptx2llvm {
 // amdgpu-lower can put a backend error ("local memory ... exceeds limit in
 // function 'k'") at the PTX directive that caused it.
 static void setSourcePosition(Function *f, ptx::SourceLoc l) {
-  if (l.line) f->addFnAttr("ptx.loc", std::to_string(l.line) + ":" + std::to_string(l.col));
+  if (l.line) f->addFnAttr(support::attr::kLoc, std::to_string(l.line) + ":" + std::to_string(l.col));
 }
 
 
@@ -180,7 +180,7 @@ void declareFunctions(ModuleCtx &mc) {
     std::string name = pf.name;
     GlobalValue::LinkageTypes lk = GlobalValue::InternalLinkage;
     if (!pf.hasBody && isRuntimeFunction(pf.name)) // ptx_devlib.h names: __ptx_vprintf, __ptx_assertfail, ...
-      name = "__ptx_" + (pf.name == "__assertfail" ? std::string("assertfail") : pf.name);
+      name = std::string(support::global::kDevlibPrefix) + (pf.name == "__assertfail" ? std::string("assertfail") : pf.name);
     if (pf.linkage == ptx::Linkage::Visible || pf.linkage == ptx::Linkage::Extern || !pf.hasBody)
       lk = GlobalValue::ExternalLinkage;
     if (pf.linkage == ptx::Linkage::Weak) lk = GlobalValue::WeakAnyLinkage;

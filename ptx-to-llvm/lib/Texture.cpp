@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
+// The descriptor layout, one definition shared with the device library and the runtime shim.
+#include "../../amdgpu-lower/devlib/ptx_texture.h"
 
 #include "llvm/IR/Intrinsics.h"
 
@@ -146,12 +148,17 @@ static bool surf(FnCtx &fc, const ptx::Instruction &in) {
 
 //===-- descriptor fields (txq / suq / tld4) -------------------------------===//
 
-// ptx_tex_desc field offsets (amdgpu-lower/devlib/ptx_texture.h).
+// ptx_tex_desc field offsets, from its one definition (amdgpu-lower/devlib/ptx_texture.h).
 enum DescField : unsigned {
-  DMagic = 0, DFlags = 4, DWidth = 16, DHeight = 20, DDepth = 24, DLayers = 28, DChannels = 40,
-  DBits = 41, DKind = 42, DFilter = 43, DAddress = 44, DReadMode = 47, DGeometry = 48
+  DMagic = offsetof(ptx_tex_desc, magic), DFlags = offsetof(ptx_tex_desc, flags),
+  DWidth = offsetof(ptx_tex_desc, width), DHeight = offsetof(ptx_tex_desc, height),
+  DDepth = offsetof(ptx_tex_desc, depth), DLayers = offsetof(ptx_tex_desc, layers),
+  DChannels = offsetof(ptx_tex_desc, channels), DBits = offsetof(ptx_tex_desc, bits),
+  DKind = offsetof(ptx_tex_desc, kind), DFilter = offsetof(ptx_tex_desc, filter),
+  DAddress = offsetof(ptx_tex_desc, address), DReadMode = offsetof(ptx_tex_desc, read_mode),
+  DGeometry = offsetof(ptx_tex_desc, geometry)
 };
-constexpr uint32_t kDescMagic = 0x58455450u; // PTX_TEX_DESC_MAGIC
+constexpr uint32_t kDescMagic = PTX_TEX_DESC_MAGIC;
 
 // The descriptor of handle `h` as a flat pointer; a null handle or a wrong
 // magic traps (as devlib texture.c does), never reads garbage.
@@ -198,7 +205,7 @@ static const ptx::Operand *handleOf(const ptx::Operand &a) {
 static Value *channelDataType(FnCtx &fc, Value *p) {
   auto &b = fc.b;
   Value *kind = descField(fc, p, DKind, 1), *bits = descField(fc, p, DBits, 1);
-  Value *norm = b.CreateAnd(b.CreateICmpEQ(descField(fc, p, DReadMode, 1), b.getInt32(1)),
+  Value *norm = b.CreateAnd(b.CreateICmpEQ(descField(fc, p, DReadMode, 1), b.getInt32(PTX_TEX_READ_NORMALIZED)),
                             b.CreateICmpULT(bits, b.getInt32(32)));
   auto bySize = [&](uint32_t v8, uint32_t v16, uint32_t v32) {
     return b.CreateSelect(b.CreateICmpEQ(bits, b.getInt32(8)), b.getInt32(v8),
@@ -207,8 +214,8 @@ static Value *channelDataType(FnCtx &fc, Value *p) {
   Value *sgn = b.CreateSelect(norm, bySize(0x10D0, 0x10D1, 0x10D1), bySize(0x10D7, 0x10D8, 0x10D9));
   Value *uns = b.CreateSelect(norm, bySize(0x10D2, 0x10D3, 0x10D3), bySize(0x10DA, 0x10DB, 0x10DC));
   Value *flt = b.CreateSelect(b.CreateICmpEQ(bits, b.getInt32(16)), b.getInt32(0x10DD), b.getInt32(0x10DE));
-  return b.CreateSelect(b.CreateICmpEQ(kind, b.getInt32(0)), sgn,
-                        b.CreateSelect(b.CreateICmpEQ(kind, b.getInt32(1)), uns, flt));
+  return b.CreateSelect(b.CreateICmpEQ(kind, b.getInt32(PTX_TEX_KIND_SIGNED)), sgn,
+                        b.CreateSelect(b.CreateICmpEQ(kind, b.getInt32(PTX_TEX_KIND_UNSIGNED)), uns, flt));
 }
 
 static Value *channelOrder(FnCtx &fc, Value *p) {
@@ -257,25 +264,27 @@ static bool query(FnCtx &fc, const ptx::Instruction &in) {
     // suq.depth keeps the descriptor's value (not measured).
     r = descField(fc, p, DDepth, 4);
     if (!surface)
-      r = b.CreateSelect(b.CreateICmpEQ(descField(fc, p, DGeometry, 1), b.getInt32(2)), r, b.getInt32(0));
+      r = b.CreateSelect(b.CreateICmpEQ(descField(fc, p, DGeometry, 1), b.getInt32(PTX_TEX_GEOM_3D)), r, b.getInt32(0));
     break;
   case Mod::ChannelDataType: r = channelDataType(fc, p); break;
   case Mod::ChannelOrder: r = channelOrder(fc, p); break;
-  case Mod::NormalizedCoords: r = b.CreateAnd(descField(fc, p, DFlags, 4), 1); break;
+  case Mod::NormalizedCoords: r = b.CreateAnd(descField(fc, p, DFlags, 4), PTX_TEX_FLAG_NORMALIZED_COORDS); break;
   case Mod::FilterMode: r = descField(fc, p, DFilter, 1); break; // point 0 = nearest, linear 1
   case Mod::AddrMode0: case Mod::AddrMode1: case Mod::AddrMode2: {
     // Descriptor: wrap 0, clamp 1, mirror 2, border 3 (cudaTextureAddressMode).
     // PTX: enum { wrap, mirror, clamp_ogl, clamp_to_edge, clamp_to_border }.
     unsigned k = q == Mod::AddrMode0 ? 0 : q == Mod::AddrMode1 ? 1 : 2;
     Value *m = descField(fc, p, DAddress + k, 1);
-    r = b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(1)), b.getInt32(3),
-                       b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(2)), b.getInt32(1),
-                                      b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(3)), b.getInt32(4), b.getInt32(0))));
+    r = b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(PTX_TEX_ADDR_CLAMP)), b.getInt32(3),
+                       b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(PTX_TEX_ADDR_MIRROR)), b.getInt32(1),
+                                      b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(PTX_TEX_ADDR_BORDER)), b.getInt32(4),
+                                                     b.getInt32(0))));
     break;
   }
   case Mod::ArraySize: { // "for a texture array, number of textures in array, 0 otherwise"
     Value *g = descField(fc, p, DGeometry, 1);
-    Value *isArray = b.CreateOr(b.CreateICmpEQ(g, b.getInt32(3)), b.CreateICmpEQ(g, b.getInt32(4)));
+    Value *isArray = b.CreateOr(b.CreateICmpEQ(g, b.getInt32(PTX_TEX_GEOM_1D_ARRAY)),
+                                 b.CreateICmpEQ(g, b.getInt32(PTX_TEX_GEOM_2D_ARRAY)));
     r = b.CreateSelect(isArray, descField(fc, p, DLayers, 4), b.getInt32(0));
     break;
   }
@@ -323,7 +332,8 @@ static bool tld4(FnCtx &fc, const ptx::Instruction &in) {
     return fc.unsupported(in, "a 64-bit texture object handle register and coordinates");
   Value *hv = fc.read(*h, ptx::Type::B64);
   Value *p = descPointer(fc, hv);
-  Value *normalized = b.CreateICmpNE(b.CreateAnd(descField(fc, p, DFlags, 4), 1), b.getInt32(0));
+  Value *normalized =
+      b.CreateICmpNE(b.CreateAnd(descField(fc, p, DFlags, 4), PTX_TEX_FLAG_NORMALIZED_COORDS), b.getInt32(0));
   Type *f32 = b.getFloatTy();
   Value *i0[2];
   for (unsigned k = 0; k < 2; ++k) {
@@ -334,8 +344,8 @@ static bool tld4(FnCtx &fc, const ptx::Instruction &in) {
     // mirror: odd periods run backwards
     Value *odd = b.CreateICmpNE(b.CreateAnd(b.CreateFPToSI(fl, b.getInt64Ty()), 1), b.getInt64(0));
     Value *mir = b.CreateSelect(odd, b.CreateFSub(ConstantFP::get(f32, 1.0), fr), fr);
-    Value *xn = b.CreateSelect(b.CreateICmpEQ(mode, b.getInt32(0)), fr,
-                               b.CreateSelect(b.CreateICmpEQ(mode, b.getInt32(2)), mir, x));
+    Value *xn = b.CreateSelect(b.CreateICmpEQ(mode, b.getInt32(PTX_TEX_ADDR_WRAP)), fr,
+                               b.CreateSelect(b.CreateICmpEQ(mode, b.getInt32(PTX_TEX_ADDR_MIRROR)), mir, x));
     Value *ext = b.CreateUIToFP(descField(fc, p, k ? DHeight : DWidth, 4), f32);
     Value *xt = b.CreateSelect(normalized, b.CreateFMul(xn, ext), x);
     Value *xb = b.CreateFSub(xt, ConstantFP::get(f32, 0.5));

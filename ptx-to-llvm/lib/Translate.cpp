@@ -44,7 +44,7 @@ static ptx::SourceLoc offendingInstruction(Function &f, const std::string &verif
   for (StringRef line : split(StringRef(verifierText), '\n'))
     if (line.starts_with("  ")) printed.push_back(strip(line.str()));
   if (printed.empty()) return {};
-  unsigned kind = f.getContext().getMDKindID("ptx.loc");
+  unsigned kind = f.getContext().getMDKindID(support::md::kLoc);
   for (BasicBlock &bb : f)
     for (Instruction &i : bb) {
       MDNode *md = i.getMetadata(kind);

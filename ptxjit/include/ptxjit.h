@@ -64,6 +64,18 @@ typedef enum ptxjit_severity {
   PTXJIT_SEVERITY_ERROR = 2,
 } ptxjit_severity;
 
+/* What a diagnostic reports (support::ErrorKind, same order). */
+typedef enum ptxjit_error_kind {
+  PTXJIT_KIND_GENERIC = 0,            /* not classified                                   */
+  PTXJIT_KIND_UNSUPPORTED = 1,        /* a construct ptx2amd does not implement           */
+  PTXJIT_KIND_CONTRACT_VIOLATION = 2, /* an LLVM IR input outside ptx-to-llvm's contract  */
+  PTXJIT_KIND_INVALID_INPUT = 3,      /* malformed PTX (syntax, semantics) or bad option  */
+  PTXJIT_KIND_RESOURCE_LIMIT = 4,     /* registers, LDS, sizes exceeded                   */
+  PTXJIT_KIND_DEVICE_FAULT = 5,       /* (not made by compilation)                        */
+  PTXJIT_KIND_IO = 6,                 /* reading or writing a file failed                 */
+  PTXJIT_KIND_INTERNAL = 7,           /* toolchain or LLVM failure                        */
+} ptxjit_error_kind;
+
 typedef struct ptxjit_diagnostic {
   ptxjit_severity severity;
   const char *file;    /* never NULL; "" when unknown      */
@@ -125,6 +137,8 @@ const void *ptxjit_result_data(ptxjit_result r, size_t *size);
 size_t ptxjit_result_diagnostic_count(ptxjit_result r);
 ptxjit_status ptxjit_result_diagnostic(ptxjit_result r, size_t i, ptxjit_diagnostic *out);
 /* 1 if this result came from the context's cache. */
+/* The kind of the i-th diagnostic (GENERIC for a bad index or an unclassified one). */
+ptxjit_error_kind ptxjit_result_diagnostic_kind(ptxjit_result r, size_t i);
 int ptxjit_result_from_cache(ptxjit_result r);
 size_t ptxjit_result_stage_count(ptxjit_result r);
 ptxjit_status ptxjit_result_stage(ptxjit_result r, size_t i, const char **name, double *seconds);

@@ -431,6 +431,17 @@ ptxjit_status ptxjit_result_diagnostic(ptxjit_result r, size_t i, ptxjit_diagnos
   out->message = d.message.c_str();
   return PTXJIT_SUCCESS;
 }
+ptxjit_error_kind ptxjit_result_diagnostic_kind(ptxjit_result r, size_t i) {
+  if (!r || i >= r->payload->diags.size()) return PTXJIT_KIND_GENERIC;
+  return static_cast<ptxjit_error_kind>(r->payload->diags[i].kind);
+}
+static_assert(PTXJIT_KIND_UNSUPPORTED == int(support::ErrorKind::Unsupported) &&
+                  PTXJIT_KIND_CONTRACT_VIOLATION == int(support::ErrorKind::ContractViolation) &&
+                  PTXJIT_KIND_INVALID_INPUT == int(support::ErrorKind::InvalidInput) &&
+                  PTXJIT_KIND_RESOURCE_LIMIT == int(support::ErrorKind::ResourceLimit) &&
+                  PTXJIT_KIND_DEVICE_FAULT == int(support::ErrorKind::DeviceFault) &&
+                  PTXJIT_KIND_IO == int(support::ErrorKind::IO) && PTXJIT_KIND_INTERNAL == int(support::ErrorKind::Internal),
+              "ptxjit_error_kind mirrors support::ErrorKind");
 int ptxjit_result_from_cache(ptxjit_result r) { return r && r->fromCache; }
 size_t ptxjit_result_stage_count(ptxjit_result r) { return r ? r->stages.size() : 0; }
 ptxjit_status ptxjit_result_stage(ptxjit_result r, size_t i, const char **name, double *seconds) {

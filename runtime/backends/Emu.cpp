@@ -50,7 +50,7 @@ public:
     auto It = Own.find(Name.str());
     K.staticLdsBytes = It != Own.end() ? It->second.first : I->staticLdsBytes;
     K.dynamicStack = It != Own.end() && It->second.second;
-    K.maxThreadsPerBlock = (I->warpPolicy == "pad" && I->waveSize == 64) ? support::kPadMaxBlockThreads
+    K.maxThreadsPerBlock = (support::parseWarpPolicyName(I->warpPolicy) == support::WarpPolicy::Pad && I->waveSize == 64) ? support::kPadMaxBlockThreads
                                                                          : support::kMaxBlockThreads;
     K.numRegs = std::min<uint32_t>(I->registerSlots, 255);
     return K;

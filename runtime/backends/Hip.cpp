@@ -275,10 +275,11 @@ public:
         KernelProperties K;
         K.name = F.getName().str();
         K.waveSize = Props.waveSize;
-        llvm::Attribute Pol = F.getFnAttribute("ptx2amd.warp-policy");
+        llvm::Attribute Pol = F.getFnAttribute(support::attr::kWarpPolicy);
         K.warpPolicy = Pol.isStringAttribute() ? Pol.getValueAsString().str() : "";
-        K.args = layoutOf(F, K.warpPolicy == "pad");
-        K.maxThreadsPerBlock = K.warpPolicy == "pad" ? 512 : 1024;
+        const bool Pad = support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad;
+        K.args = layoutOf(F, Pad);
+        K.maxThreadsPerBlock = Pad ? support::kPadMaxBlockThreads : support::kMaxBlockThreads;
         K.staticLdsBytes = uint32_t(ptxjit::kernelStaticLdsBytes(*I.lowered, F.getName()));
         K.dynamicStack = ptxjit::kernelNeedsDynamicStack(*I.lowered, F.getName());
         K.privateSegmentBytes = Image->privateSegmentFixedSize(K.name).value_or(0);

@@ -64,7 +64,7 @@ public:
       K.args.offsets.push_back(A.offset);
       End = std::max(End, A.offset + A.size);
     }
-    if (K.warpPolicy == "pad" && !K.args.sizes.empty()) { // the trailing <4 x i32> block dims are the launcher's
+    if (support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad && !K.args.sizes.empty()) { // the trailing <4 x i32> block dims are the launcher's
       K.args.blockDimOffset = int32_t(K.args.offsets.back());
       K.args.blockDimBytes = K.args.sizes.back();
       K.args.sizes.pop_back();
@@ -75,7 +75,7 @@ public:
     K.privateSegmentBytes = KI.privateSegmentFixedSize;
     K.dynamicStack = KI.usesDynamicStack;
     K.maxThreadsPerBlock =
-        (K.warpPolicy == "pad" && KI.waveSize == 64) ? support::kPadMaxBlockThreads : support::kMaxBlockThreads;
+        (support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad && KI.waveSize == 64) ? support::kPadMaxBlockThreads : support::kMaxBlockThreads;
     K.numRegs = std::min<uint32_t>(KI.vgprCount, 255);
     return K;
   }
@@ -211,7 +211,7 @@ public:
     isaemu::LaunchConfig C;
     C.grid = {P.grid.x, P.grid.y, P.grid.z};
     C.block = {P.block.x, P.block.y, P.block.z};
-    if (K.warpPolicy == "pad") { // one 64-lane wave per 32 threads, 1-D work-group
+    if (support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad) { // one 64-lane wave per 32 threads, 1-D work-group
       C.block = {uint32_t(64 * ((P.block.count() + 31) / 32)), 1, 1};
     }
     C.dynamicLdsBytes = P.dynamicLdsBytes;

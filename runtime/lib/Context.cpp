@@ -4,6 +4,7 @@
 
 #include "runtime/Device.h"
 #include "runtime/Log.h"
+#include "support/Contract.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,20 +15,21 @@ PolicySpec PolicySpec::fromEnvironment() {
   PolicySpec P;
   const char *Env = getenv("PTX2AMD_WARP_POLICY");
   if (!Env || !*Env) return P;
+  // Each item through the one spec parser (support::parseWarpPolicySpec), so
+  // that a bad item is reported and skipped while the others still apply.
   llvm::SmallVector<llvm::StringRef, 4> Items;
   llvm::StringRef(Env).split(Items, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Item : Items) {
-    auto [Name, Value] = Item.contains('=') ? Item.split('=') : std::make_pair(llvm::StringRef(), Item);
-    std::optional<amdgpulower::WarpPolicy> W;
-    if (Value == "pack") W = amdgpulower::WarpPolicy::Pack;
-    else if (Value == "pad") W = amdgpulower::WarpPolicy::Pad;
-    if (!W || (Item.contains('=') && Name.empty())) {
+    support::WarpPolicySpec One;
+    if (llvm::Error E = support::parseWarpPolicySpec(std::string_view(Item.data(), Item.size()), One,
+                                                     "PTX2AMD_WARP_POLICY")) {
+      llvm::consumeError(std::move(E));
       logger("runtime")->warn("PTX2AMD_WARP_POLICY entry '{}' is not pack, pad or KERNEL=pack|pad; ignored",
                               Item.str());
       continue;
     }
-    if (Name.empty()) P.defaultPolicy = *W;
-    else P.perKernel[Name.str()] = *W;
+    if (One.module) P.defaultPolicy = *One.module;
+    for (auto &[Name, W] : One.kernels) P.perKernel[Name] = W;
   }
   return P;
 }
@@ -214,8 +216,10 @@ void Context::recordFailure(Errc C, const std::string &Msg) {
 }
 
 std::string Context::defaultWarpPolicy() const {
-  if (properties().waveSize != 64) return "native";
-  return P->Policy.defaultPolicy == amdgpulower::WarpPolicy::Pad ? "pad" : "pack";
+  if (properties().waveSize != 64) return std::string(support::warpPolicyName(support::WarpPolicy::Native));
+  return std::string(support::warpPolicyName(P->Policy.defaultPolicy == support::WarpPolicy::Pad
+                                                 ? support::WarpPolicy::Pad
+                                                 : support::WarpPolicy::Pack));
 }
 
 llvm::Error Context::setLimit(Limit L, uint64_t Value) {

@@ -35,14 +35,18 @@ void RuntimeError::log(llvm::raw_ostream &OS) const { OS << Msg; }
 std::error_code RuntimeError::convertToErrorCode() const { return llvm::inconvertibleErrorCode(); }
 
 llvm::Error makeError(Errc C, const llvm::Twine &Msg) { return llvm::make_error<RuntimeError>(C, Msg.str()); }
+llvm::Error makeError(Errc C, const llvm::Twine &Msg, std::vector<support::Diagnostic> Diags) {
+  return llvm::make_error<RuntimeError>(C, Msg.str(), std::move(Diags));
+}
 
-Errc takeErrc(llvm::Error E, std::string *Msg) {
+Errc takeErrc(llvm::Error E, std::string *Msg, std::vector<support::Diagnostic> *Diags) {
   Errc Code = Errc::Success;
   llvm::handleAllErrors(
       std::move(E),
       [&](const RuntimeError &R) {
         if (Code == Errc::Success) Code = R.code();
         if (Msg) *Msg += (Msg->empty() ? "" : "; ") + R.detail();
+        if (Diags) Diags->insert(Diags->end(), R.diagnostics().begin(), R.diagnostics().end());
       },
       [&](const llvm::ErrorInfoBase &B) {
         if (Code == Errc::Success) Code = Errc::Unknown;

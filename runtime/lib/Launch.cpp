@@ -1,5 +1,6 @@
 //===- Launch.cpp - launch checks and the kernarg builder (runtime/Launch.h) -===//
 #include "runtime/Launch.h"
+#include "support/Contract.h"
 
 #include <algorithm>
 #include <cstring>
@@ -18,7 +19,7 @@ llvm::Expected<Kernarg> build(const KernelProperties &K, const LaunchConfig &C,
   A.hiddenOffset = (A.explicitBytes + 7) & ~7u;
   A.bytes.assign(A.hiddenOffset + hidden::Bytes, 0);
   if (llvm::Error E = FillExplicit(A.bytes.data())) return E;
-  const bool Pad = K.warpPolicy == "pad";
+  const bool Pad = support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad;
   if (K.args.blockDimOffset >= 0) {
     uint32_t BD[4] = {C.block.x, C.block.y, C.block.z, 0};
     std::memcpy(A.bytes.data() + K.args.blockDimOffset, BD, std::min<uint32_t>(K.args.blockDimBytes, 16));

@@ -253,13 +253,13 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
     llvm::Error E = R.takeError();
     const Errc Code = errcOfTranslation(support::errorKind(E));
     std::string Msg = support::renderLines(E, 20, "  ");
-    llvm::consumeError(std::move(E));
+    std::vector<support::Diagnostic> Diags = support::takeDiagnostics(std::move(E));
     if (const char *Dump = getenv("PTX2AMD_SHIM_DUMP_PTX"))
       if (FILE *F = fopen(Dump, "w")) {
         fwrite(Src.ptx.data(), 1, Src.ptx.size(), F);
         fclose(F);
       }
-    return makeError(Code, "translation of the PTX for " + DP.arch + " failed:\n" + Msg);
+    return makeError(Code, "translation of the PTX for " + DP.arch + " failed:\n" + Msg, std::move(Diags));
   }
   size_t PtxBytes = Src.ptx.size();
   for (const std::string &L : Src.linkedPtx) PtxBytes += L.size();

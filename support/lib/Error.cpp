@@ -122,7 +122,10 @@ llvm::Error joinAll(std::vector<llvm::Error> errors) {
 llvm::Error errorOf(std::span<const Diagnostic> diags) {
   llvm::Error all = llvm::Error::success();
   for (const Diagnostic &d : diags)
-    if (d.severity == Severity::Error) all = llvm::joinErrors(std::move(all), llvm::make_error<DiagError>(d));
+    if (d.severity == Severity::Error)
+      all = llvm::joinErrors(std::move(all), d.kind == ErrorKind::Unsupported
+                                                 ? llvm::make_error<UnsupportedError>(d, d.stage, d.construct)
+                                                 : llvm::make_error<DiagError>(d));
   return all;
 }
 

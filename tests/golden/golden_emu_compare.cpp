@@ -160,6 +160,7 @@ struct Outcome {
   std::string detail;  // one line
   std::string why; // Unsupported: the translator's message (no position)
   size_t rows = 0;
+  bool crashed = false; // the isolated child died of a signal (set where waitpid's status is read)
 };
 
 /// Fixed-seed sampling of forms: a form runs when its FNV-1a hash with the seed falls in the
@@ -444,6 +445,7 @@ Outcome runIsolated(const Options &o, const golden::Form &f, const std::string &
     return r;
   }
   if (WIFSIGNALED(st) || msg.empty()) {
+    r.crashed = WIFSIGNALED(st);
     r.detail = WIFSIGNALED(st) ? "crashed with signal " + std::to_string(WTERMSIG(st)) +
                                      (WTERMSIG(st) == SIGALRM ? " (timeout 300 s)" : "")
                                : "child produced no result";
@@ -553,12 +555,12 @@ int main(int argc, char **argv) {
       Outcome r;
       if (kit == kernels.end()) r.detail = "entry " + f.entry + " not in " + fam.ptxFile;
       else r = runIsolated(o, f, header + kit->second, data->data());
-      if (r.status == Outcome::Fail && r.detail.rfind("crashed", 0) == 0) {
+      if (r.status == Outcome::Fail && r.crashed) {
         // The emulator is being written concurrently and crashes intermittently; a crash is
         // retried once and reported as FLAKY (with the crash message) if the retry completes.
         std::string crash = r.detail;
         r = runIsolated(o, f, header + kit->second, data->data());
-        if (r.detail.rfind("crashed", 0) != 0) {
+        if (!r.crashed) {
           ++flaky;
           std::fprintf(stderr, "FLAKY %s/%s: first run %s, retry: %s\n", fam.name.c_str(), f.name.c_str(),
                        crash.c_str(), r.detail.c_str());

@@ -264,6 +264,28 @@ TEST_F(PtxJit, InvalidArgumentsAndStructuredErrors) {
   EXPECT_NE(diagText(k).find("no_such_kernel"), std::string::npos) << diagText(k);
 }
 
+// A construct ptx-to-llvm refuses (distributed shared memory) is a
+// COMPILATION failure whose diagnostic has kind UNSUPPORTED.
+TEST_F(PtxJit, UnsupportedConstructsHaveTheirKind) {
+  const std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+                          "  ld.param.u64 %rd1, [p];\n  ld.shared::cluster.u32 %r1, [%rd1];\n"
+                          "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+  ptxjit_options o;
+  ASSERT_EQ(ptxjit_options_create(&o), PTXJIT_SUCCESS);
+  ASSERT_EQ(ptxjit_options_add_arch(o, "gfx1100"), PTXJIT_SUCCESS);
+  ptxjit_result r = nullptr;
+  EXPECT_EQ(ptxjit_compile(ctx, ptx.data(), ptx.size(), o, &r), PTXJIT_ERROR_COMPILATION);
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(ptxjit_result_diagnostic_count(r), 1u);
+  ptxjit_diagnostic d;
+  ASSERT_EQ(ptxjit_result_diagnostic(r, 0, &d), PTXJIT_SUCCESS);
+  EXPECT_EQ(d.line, 9u);
+  EXPECT_EQ(ptxjit_result_diagnostic_kind(r, 0), PTXJIT_KIND_UNSUPPORTED);
+  ptxjit_result_destroy(r);
+  ptxjit_options_destroy(o);
+}
+
 // PTX input: front-end errors arrive as structured diagnostics with the
 // PTX source position (the C API's file/line/column fields).
 TEST_F(PtxJit, PtxFrontEndDiagnosticsHaveLocations) {
@@ -284,6 +306,8 @@ TEST_F(PtxJit, PtxFrontEndDiagnosticsHaveLocations) {
   EXPECT_STREQ(d.file, "bad.ptx");
   EXPECT_EQ(d.line, 7u);
   EXPECT_GT(d.column, 0u);
+  EXPECT_EQ(ptxjit_result_diagnostic_kind(r, 0), PTXJIT_KIND_INVALID_INPUT);
+  EXPECT_EQ(ptxjit_result_diagnostic_kind(r, 1000), PTXJIT_KIND_GENERIC); // bad index
   size_t n = 1;
   EXPECT_EQ(ptxjit_result_data(r, &n), nullptr);
   EXPECT_EQ(n, 0u);

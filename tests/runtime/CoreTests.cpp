@@ -200,3 +200,47 @@ INSTANTIATE_TEST_SUITE_P(EmuAndIsa, TypedFaults,
                                            FaultCase{"isa", "oob", Errc::IllegalAddress},
                                            FaultCase{"isa", "trapper", Errc::LaunchFailure}),
                          [](const auto &I) { return std::string(I.param.device) + "_" + I.param.kernel; });
+
+// A module that cannot be translated fails with CUDA's code for it
+// (InvalidKernelImage) and carries the pipeline's typed diagnostics: a
+// consumer learns which construct was refused, by which stage and where,
+// without reading the message. ld.shared::cluster (distributed shared memory)
+// is refused by ptx-to-llvm (tests/lit/ptx-to-llvm/errors.ptx); the second
+// module has a PTX syntax error, the parser's InvalidInput.
+TEST(TranslationErrors, CarryTheirTypedDiagnostics) {
+  PlatformOptions O;
+  O.device = "emu";
+  O.arch = "gfx1100";
+  auto P = Platform::create(O);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  auto D = (*P)->device(0);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  Context &C = (*D)->primaryContext();
+  ModuleSource S;
+  S.name = "cluster.ptx";
+  S.ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+          ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+          "  ld.param.u64 %rd1, [out];\n  ld.shared::cluster.u32 %r1, [%rd1];\n  st.global.u32 [%rd1], %r1;\n"
+          "  ret;\n}\n";
+  auto M = C.loadModule(S);
+  ASSERT_FALSE(bool(M));
+  std::vector<support::Diagnostic> Diags;
+  EXPECT_EQ(takeErrc(M.takeError(), nullptr, &Diags), Errc::InvalidKernelImage);
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0].kind, support::ErrorKind::Unsupported);
+  EXPECT_EQ(Diags[0].stage, "ptx-to-llvm");
+  EXPECT_EQ(Diags[0].construct, "ld.shared::cluster.u32");
+  EXPECT_EQ(Diags[0].line, 9u);
+  EXPECT_EQ(Diags[0].col, 3u);
+
+  S.ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  bogus.op;\n  ret;\n}\n";
+  M = C.loadModule(S);
+  ASSERT_FALSE(bool(M));
+  Diags.clear();
+  EXPECT_EQ(takeErrc(M.takeError(), nullptr, &Diags), Errc::InvalidKernelImage);
+  ASSERT_FALSE(Diags.empty());
+  EXPECT_EQ(Diags[0].kind, support::ErrorKind::InvalidInput);
+  EXPECT_EQ(Diags[0].line, 6u);
+  EXPECT_TRUE(Diags[0].stage.empty());
+  EXPECT_EQ(C.stickyCode(), Errc::Success); // translation errors are not sticky
+}

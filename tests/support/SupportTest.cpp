@@ -9,6 +9,7 @@
 #include "support/Contract.h"
 #include "support/Diagnostic.h"
 #include "support/Error.h"
+#include "support/ExitStatus.h"
 #include "support/StageTimer.h"
 
 #include <gtest/gtest.h>
@@ -117,6 +118,48 @@ TEST(Errors, DiagnosticsBecomeTypedErrorsAndBack) {
   EXPECT_EQ(back[0].kind, ErrorKind::InvalidInput);
   EXPECT_EQ(back[1].kind, ErrorKind::Unsupported);
   EXPECT_FALSE(errorOf(std::span<const Diagnostic>(diags).first(1))); // warnings only: success
+}
+
+// An unsupported construct keeps its stage and construct through every
+// form: typed error -> diagnostics -> typed error (an UnsupportedError again).
+TEST(Errors, UnsupportedStageAndConstructSurviveFlattening) {
+  llvm::Error e = unsupported("ptx-to-llvm", "tex.grad", at("t.ptx", 7, 3, "unsupported instruction 'tex.grad'"));
+  std::vector<Diagnostic> copy;
+  copyDiagnostics(e, copy);
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_EQ(copy[0].stage, "ptx-to-llvm");
+  EXPECT_EQ(copy[0].construct, "tex.grad");
+  std::vector<Diagnostic> d = takeDiagnostics(std::move(e));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].kind, ErrorKind::Unsupported);
+  EXPECT_EQ(d[0].stage, "ptx-to-llvm");
+  EXPECT_EQ(d[0].construct, "tex.grad");
+  llvm::Error back = errorOf(d);
+  bool seen = false;
+  llvm::handleAllErrors(std::move(back), [&](const UnsupportedError &u) {
+    seen = true;
+    EXPECT_EQ(u.stage(), "ptx-to-llvm");
+    EXPECT_EQ(u.construct(), "tex.grad");
+    EXPECT_EQ(u.diagnostic().line, 7u);
+  });
+  EXPECT_TRUE(seen);
+}
+
+// The exit status a tool reports for each kind (support/ExitStatus.h).
+TEST(ExitStatus, ByKindAndWorstWins) {
+  EXPECT_EQ(exitStatusFor(ErrorKind::Unsupported), ExitStatus::Unsupported);
+  EXPECT_EQ(exitStatusFor(ErrorKind::InvalidInput), ExitStatus::Input);
+  EXPECT_EQ(exitStatusFor(ErrorKind::ResourceLimit), ExitStatus::Input);
+  EXPECT_EQ(exitStatusFor(ErrorKind::Internal), ExitStatus::Internal);
+  EXPECT_EQ(exitStatusFor(ErrorKind::IO), ExitStatus::Internal);
+  std::vector<Diagnostic> onlyUnsupported = {{Severity::Warning, "", 0, 0, "w", ErrorKind::Internal},
+                                             {Severity::Error, "", 0, 0, "u", ErrorKind::Unsupported}};
+  EXPECT_EQ(exitStatusOf(onlyUnsupported), ExitStatus::Unsupported); // warnings do not count
+  onlyUnsupported.push_back({Severity::Error, "", 0, 0, "bad", ErrorKind::InvalidInput});
+  EXPECT_EQ(exitStatusOf(onlyUnsupported), ExitStatus::Input);
+  EXPECT_EQ(exitStatusOf({}), ExitStatus::Internal); // a failure nobody explained
+  EXPECT_EQ(exitCode(ExitStatus::Usage), 2);
+  EXPECT_NE(exitStatusHelp().find("3  the input uses constructs"), std::string::npos);
 }
 
 TEST(Errors, MessageIsTheRenderedDiagnostic) {

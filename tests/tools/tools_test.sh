@@ -2,7 +2,9 @@
 # The tools share one option parser (support/CommandLine.h): the same
 # spelling works everywhere in both `--opt=v` and `--opt v` forms; `ptx2amd
 # x.ptx` writes x.hsaco for the default target (gfx1100) like clang; outputs
-# are all-or-nothing (a failed run leaves neither a partial nor an older file).
+# are all-or-nothing (a failed run leaves neither a partial nor an older file);
+# ptx2amd's exit status names the kind of failure (1 input, 2 usage,
+# 3 unsupported construct, 4 internal / I/O).
 # usage: tools_test.sh BIN_DIR LLVM_BIN_DIR SRC_DIR WORK_DIR
 set -u
 BIN=$(realpath "$1") LLVM=$(realpath "$2") SRC=$(realpath "$3") WORK=$4
@@ -71,6 +73,23 @@ if [ "$(id -u)" != 0 ]; then # root ignores directory permissions
 fi
 chmod u+w ro
 check devnull_output bash -c "'$BIN/ptx2amd' vadd.ptx -o /dev/null && test -c /dev/null"
+
+# --- exit status by error kind (support/ExitStatus.h, documented in --help) ---
+# status STATUS COMMAND...: the command exits with exactly STATUS
+status() { local want=$1; shift; "$@"; local got=$?; [ "$got" = "$want" ] || { echo "exit status $got, want $want"; return 1; }; }
+sed 's/ld.global.u32 \t%r3, \[%rd5\];/ld.shared::cluster.u32 %r3, [%rd5];/' vadd.ptx > cluster.ptx
+check exit_cluster_input_differs bash -c "! cmp -s vadd.ptx cluster.ptx"
+check exit_0_success status 0 "$BIN/ptx2amd" vadd.ptx -o ok.hsaco
+check exit_1_input_error status 1 "$BIN/ptx2amd" bad.ptx -o x.hsaco
+check exit_1_input_error_syntax_only status 1 "$BIN/ptx2amd" -fsyntax-only bad.ptx
+check exit_2_unknown_option status 2 "$BIN/ptx2amd" vadd.ptx --no-such-option
+check exit_2_bad_policy status 2 "$BIN/ptx2amd" vadd.ptx --warp-policy=wide
+check exit_2_bad_arch status 2 "$BIN/ptx2amd" vadd.ptx --offload-arch gfx803
+check exit_2_no_input status 2 "$BIN/ptx2amd"
+check exit_2_missing_input status 2 "$BIN/ptx2amd" no-such-file.ptx
+check exit_3_unsupported_construct bash -c "'$BIN/ptx2amd' cluster.ptx -o c.hsaco 2>c.err; test \$? = 3 && grep -q 'ld.shared::cluster' c.err && test ! -e c.hsaco"
+check exit_4_unwritable_output status 4 "$BIN/ptx2amd" vadd.ptx -o /proc/version/x.hsaco
+check exit_status_in_help bash -c "'$BIN/ptx2amd' --help | grep -q '^Exit status:' && '$BIN/ptx2amd' --help | grep -q '3  the input uses constructs'"
 
 echo "tools: $fails failure(s)"
 [ "$fails" = 0 ] && echo "tools: OK"

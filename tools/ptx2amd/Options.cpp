@@ -8,6 +8,7 @@
 #include "Options.h"
 
 #include "support/Error.h"
+#include "support/ExitStatus.h"
 
 namespace ptx2amd {
 namespace {
@@ -43,7 +44,7 @@ support::cl::Parser makeParser(const char *argv0, Options &o) {
          }});
   p.flag("--time-passes", "print the wall time of each translation stage", o.timePasses);
   p.flag("-Wwarp-size", "warn about PTX patterns that hang under --warp-policy=pack", o.warnWarpSize);
-  p.flag("--roundtrip-check", "parse, print, re-parse and compare structurally; exit 1 on a difference",
+  p.flag("--roundtrip-check", "parse, print, re-parse and compare structurally; exit 4 on a difference",
          o.roundtripCheck);
   p.flag("--no-sema", "skip instruction checks (modifiers, operand types)", o.noSema);
   p.unsignedValue("--max-errors", "<n>", "stop after <n> errors (0 = no limit; default 100)", o.maxErrors);
@@ -59,7 +60,7 @@ llvm::Error parseOptions(int argc, char **argv, Options &opts) {
 
 std::string helpText(const char *argv0) {
   Options scratch;
-  return makeParser(argv0, scratch).help();
+  return makeParser(argv0, scratch).help() + support::exitStatusHelp();
 }
 
 } // namespace ptx2amd

@@ -8,7 +8,9 @@
 // -o the output is <input>.hsaco for --offload-arch (default gfx1100, said
 // with -v). Outputs are written to a temporary file and renamed; a failed run
 // removes an older output of the same name. Diagnostics go to stderr through
-// the one renderer (support::render); any error gives exit status 1.
+// the one renderer (support::render); the exit status says what kind of error
+// happened (support/ExitStatus.h: 1 input, 2 usage, 3 unsupported construct,
+// 4 internal / toolchain), decided on the diagnostics' kinds, never on text.
 //
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
@@ -18,6 +20,7 @@
 #include "ptx2amd/Version.h"
 #include "ptxjit.h"
 #include "support/Diagnostic.h"
+#include "support/ExitStatus.h"
 #include "support/OutputFile.h"
 
 #include <cstdio>
@@ -27,6 +30,9 @@
 #include <sstream>
 
 namespace {
+
+using support::ExitStatus;
+constexpr int kUsage = int(ExitStatus::Usage), kInternal = int(ExitStatus::Internal);
 
 bool readInput(const std::string &path, std::string &out, std::string *err) {
   return ptx2amd::tools::readInputFile(path, out, *err);
@@ -52,7 +58,7 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
     if (opts.emit == ptx2amd::EmitKind::Ptx) support::removeStaleOutput(opts.output);
     unsigned n = r.diags.errorCount();
     std::fprintf(stderr, "%u error%s generated.\n", n, n == 1 ? "" : "s");
-    return 1;
+    return support::exitCode(support::exitStatusOf(r.diags.all()));
   }
   if (opts.roundtripCheck) {
     std::string printed = ptx::print(*r.module);
@@ -60,12 +66,12 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
     if (!r2.ok()) {
       std::fputs(r2.diags.render(name + " (printed)", printed).c_str(), stderr);
       std::fprintf(stderr, "%s: round-trip failed: the printed PTX does not parse\n", name.c_str());
-      return 1;
+      return kInternal; // the printer's bug, not the input's
     }
     std::string why;
     if (!ptx::structurallyEqual(*r.module, *r2.module, &why)) {
       std::fprintf(stderr, "%s: round-trip mismatch: %s\n", name.c_str(), why.c_str());
-      return 1;
+      return kInternal;
     }
     if (opts.emit == ptx2amd::EmitKind::None) return 0;
   }
@@ -75,12 +81,12 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
   case ptx2amd::EmitKind::Ptx:
     if (!writeOutput(opts.output, ptx::print(*r.module))) {
       std::fprintf(stderr, "ptx2amd: error: cannot write '%s'\n", opts.output.c_str());
-      return 1;
+      return kInternal;
     }
     return 0;
   default:
     std::fprintf(stderr, "ptx2amd: error: this --emit kind is not implemented yet (only --emit=ptx)\n");
-    return 1;
+    return kInternal;
   }
 }
 
@@ -111,26 +117,26 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
   }
   if (emit != EmitKind::Hsaco && archs.size() != 1) {
     std::fprintf(stderr, "ptx2amd: error: --emit=llvm|asm|obj take exactly one --offload-arch\n");
-    return 1;
+    return kUsage;
   }
   ptxjit_context ctx = nullptr;
   ptxjit_options jo = nullptr;
   if (ptxjit_context_create(&ctx) || ptxjit_options_create(&jo)) {
     std::fprintf(stderr, "ptx2amd: error: cannot initialise libptxjit\n");
-    return 1;
+    return kInternal;
   }
   ptxjit_context_set_cache_enabled(ctx, 0);
   int rc = 0;
-  auto fail = [&](const std::string &m) {
+  auto fail = [&](const std::string &m, int status) {
     std::fprintf(stderr, "ptx2amd: error: %s\n", m.c_str());
-    rc = 1;
+    rc = status;
   };
   for (const auto &a : archs)
     if (ptxjit_options_add_arch(jo, a.c_str()) != PTXJIT_SUCCESS) {
       std::string list;
       for (size_t i = 0; i < ptxjit_supported_arch_count(); ++i)
         list += std::string(i ? ", " : "") + ptxjit_supported_arch(i);
-      fail("unsupported --offload-arch '" + a + "' (supported: " + list + ")");
+      fail("unsupported --offload-arch '" + a + "' (supported: " + list + ")", kUsage);
     }
   ptxjit_options_set_opt_level(jo, opts.optLevel);
   auto cPolicy = [](support::WarpPolicy p) {
@@ -144,7 +150,7 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
   ptxjit_options_set_time_stages(jo, opts.timePasses || opts.verbose);
   ptxjit_options_set_source_name(jo, name.c_str());
   bool llInput = name.size() > 3 && name.compare(name.size() - 3, 3, ".ll") == 0;
-  if (llInput && inputs.size() > 1) fail("only PTX inputs can be linked (several inputs given, one is LLVM IR)");
+  if (llInput && inputs.size() > 1) fail("only PTX inputs can be linked (several inputs given, one is LLVM IR)", kUsage);
   if (llInput) ptxjit_options_set_input_kind(jo, PTXJIT_INPUT_LLVM_IR);
   ptxjit_options_set_emit(jo, emit == EmitKind::Llvm   ? PTXJIT_EMIT_LLVM_IR
                               : emit == EmitKind::Asm ? PTXJIT_EMIT_ASSEMBLY
@@ -171,6 +177,7 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
     }
     ptxjit_status st = ptxjit_compile_linked(ctx, inputs.size(), texts.data(), sizes.data(), names.data(), jo, &res);
     unsigned errors = 0;
+    std::vector<support::Diagnostic> diags;
     for (size_t i = 0; res && i < ptxjit_result_diagnostic_count(res); ++i) {
       ptxjit_diagnostic d;
       ptxjit_result_diagnostic(res, i, &d);
@@ -178,11 +185,13 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
       support::Diagnostic sd{d.severity == PTXJIT_SEVERITY_ERROR     ? support::Severity::Error
                              : d.severity == PTXJIT_SEVERITY_WARNING ? support::Severity::Warning
                                                                      : support::Severity::Note,
-                             *d.file ? d.file : "ptx2amd", d.line, d.column, d.message};
+                             *d.file ? d.file : "ptx2amd", d.line, d.column, d.message,
+                             support::ErrorKind(ptxjit_result_diagnostic_kind(res, i))};
       std::string_view src;
       for (const Input &in : inputs)
         if (in.name == d.file) src = in.text;
       std::fputs(support::render(sd, src).c_str(), stderr);
+      diags.push_back(std::move(sd));
     }
     if (res && (opts.timePasses || opts.verbose)) {
       std::fprintf(stderr, "===-- ptx2amd stage times (wall) --===\n");
@@ -197,12 +206,13 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
     }
     if (st != PTXJIT_SUCCESS) {
       if (errors) std::fprintf(stderr, "%u error%s generated.\n", errors, errors == 1 ? "" : "s");
-      else fail("translation failed");
-      rc = 1;
+      else std::fprintf(stderr, "ptx2amd: error: translation failed\n");
+      // By the diagnostics' kinds (support/ExitStatus.h); none at all: Internal.
+      rc = support::exitCode(support::exitStatusOf(diags));
     } else {
       size_t n = 0;
       const char *data = static_cast<const char *>(ptxjit_result_data(res, &n));
-      if (!writeOutput(out, std::string(data, n))) rc = 1;
+      if (!writeOutput(out, std::string(data, n))) rc = kInternal;
       else if (opts.verbose) std::fprintf(stderr, "ptx2amd: wrote %zu bytes to %s\n", n, out.empty() ? "<stdout>" : out.c_str());
     }
   }
@@ -220,7 +230,7 @@ int main(int argc, char **argv) {
   ptx2amd::Options opts;
   if (llvm::Error e = ptx2amd::parseOptions(argc, argv, opts)) {
     std::fprintf(stderr, "ptx2amd: error: %s\n", llvm::toString(std::move(e)).c_str());
-    return 1;
+    return kUsage;
   }
   std::string err;
   if (opts.help) {
@@ -233,11 +243,11 @@ int main(int argc, char **argv) {
   }
   if (opts.inputs.empty()) {
     std::fprintf(stderr, "ptx2amd: error: no input file (use '-' for stdin)\n");
-    return 1;
+    return kUsage;
   }
   if (opts.syntaxOnly && opts.emit != ptx2amd::EmitKind::None) {
     std::fprintf(stderr, "ptx2amd: error: -fsyntax-only cannot be combined with --emit\n");
-    return 1;
+    return kUsage;
   }
   std::vector<Input> inputs;
   for (const std::string &in : opts.inputs) {
@@ -245,7 +255,7 @@ int main(int argc, char **argv) {
     i.name = in == "-" ? "<stdin>" : in;
     if (!readInput(in, i.text, &err)) {
       std::fprintf(stderr, "ptx2amd: error: %s\n", err.c_str());
-      return 1;
+      return kUsage; // an input named on the command line that cannot be read
     }
     inputs.push_back(std::move(i));
   }
@@ -254,9 +264,9 @@ int main(int argc, char **argv) {
   if (translate) return runTranslation(opts, inputs);
   if (inputs.size() > 1 && opts.emit == ptx2amd::EmitKind::Ptx) {
     std::fprintf(stderr, "ptx2amd: error: --emit=ptx takes exactly one input\n");
-    return 1;
+    return kUsage;
   }
-  int rc = 0;
-  for (const Input &i : inputs) rc |= runInputAction(opts, i.name, i.text);
-  return rc;
+  ExitStatus rc = ExitStatus::Success;
+  for (const Input &i : inputs) rc = support::worseExitStatus(rc, ExitStatus(runInputAction(opts, i.name, i.text)));
+  return support::exitCode(rc);
 }

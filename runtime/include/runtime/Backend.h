@@ -38,6 +38,7 @@
 #pragma once
 
 #include "runtime/Error.h"
+#include "support/Contract.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -205,7 +206,7 @@ public:
 
 // ---- the backends this library builds -------------------------------------
 struct EmuBackendOptions {
-  std::string arch = "gfx1100";  // translation target the emulator pretends to be
+  std::string arch{support::kDefaultTarget}; // translation target the emulator pretends to be
   unsigned threads = 0;          // emulator host threads (0 = all)
 };
 llvm::Expected<std::unique_ptr<Backend>> createEmuBackend(const EmuBackendOptions &O);
@@ -219,7 +220,7 @@ struct HipBackendOptions {
 llvm::Expected<std::unique_ptr<Backend>> createHipBackend(const HipBackendOptions &O);
 
 struct IsaBackendOptions {
-  std::string arch = "gfx1100";  // gfx1100 (wave32), gfx90a / gfx942 (wave64)
+  std::string arch{support::kDefaultTarget}; // gfx1100 (wave32), gfx90a / gfx942 (wave64)
   unsigned threads = 0;          // isa-emu host threads (0 = all)
 };
 // isa-emu running the code object (runtime/backends/Isa.cpp).

@@ -6,15 +6,21 @@
 // to cudaError_t / CUresult (a backend's typed errors become Errc through
 // runtime/core/ErrorTable.h). Errors classed sticky (kernel faults: launch
 // failure, illegal address/instruction, misaligned, timeout, assert) poison the context until it is reset, as
-// in CUDA; argument errors never do. (Issue 12 may later replace this with the
-// project-wide typed error library; the Errc names stay.)
+// in CUDA; argument errors never do. An error that comes from translation
+// (Context::loadModule) also carries the pipeline's support::Diagnostic list
+// (kind, position and, for unsupported constructs, stage and construct), so a
+// consumer that wants to know what was refused reads diagnostics(), never the
+// text.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/Diagnostic.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace runtime {
 
@@ -61,20 +67,26 @@ bool isSticky(Errc C);        // kernel faults
 class RuntimeError : public llvm::ErrorInfo<RuntimeError> {
 public:
   static char ID;
-  RuntimeError(Errc C, std::string Msg) : Code(C), Msg(std::move(Msg)) {}
+  RuntimeError(Errc C, std::string Msg, std::vector<support::Diagnostic> Diags = {})
+      : Code(C), Msg(std::move(Msg)), Diags(std::move(Diags)) {}
   Errc code() const { return Code; }
   const std::string &detail() const { return Msg; }
+  // The typed cause: the translation's diagnostics (empty for other errors).
+  const std::vector<support::Diagnostic> &diagnostics() const { return Diags; }
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 
 private:
   Errc Code;
   std::string Msg;
+  std::vector<support::Diagnostic> Diags;
 };
 
 llvm::Error makeError(Errc C, const llvm::Twine &Msg);
+llvm::Error makeError(Errc C, const llvm::Twine &Msg, std::vector<support::Diagnostic> Diags);
 // Consumes E: its Errc (Unknown for a foreign error) and, when Msg is given,
-// its rendered message.
-Errc takeErrc(llvm::Error E, std::string *Msg = nullptr);
+// its rendered message; when Diags is given, the RuntimeErrors' diagnostics
+// are appended to it.
+Errc takeErrc(llvm::Error E, std::string *Msg = nullptr, std::vector<support::Diagnostic> *Diags = nullptr);
 
 } // namespace runtime

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/DevlibNames.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
@@ -106,6 +108,7 @@ inline constexpr const char *kReqntid = "ptx.reqntid";
 inline constexpr const char *kMinnctapersm = "ptx.minnctapersm";
 inline constexpr const char *kMaxnreg = "ptx.maxnreg";
 inline constexpr const char *kKernel = "ptx.kernel"; // the function was a PTX .entry
+inline constexpr const char *kLoc = "ptx.loc";       // "line:col" of the PTX .entry/.func (backend diagnostics)
 // Written by amdgpu-lower on each kernel for launchers (emu, runtime).
 inline constexpr const char *kWaveSize = "ptx2amd.wave-size";     // "32" | "64"
 inline constexpr const char *kWarpPolicy = "ptx2amd.warp-policy"; // warpPolicyName()
@@ -117,13 +120,14 @@ inline constexpr const char *kSrcLoc = "ptx.srcloc"; // .loc source position (fi
 } // namespace md
 
 namespace global {
+// The devlib-defined globals come from support/DevlibNames.h (shared with the C sources).
 inline constexpr std::string_view kDevlibPrefix = "__ptx_";      // device-library interface
 inline constexpr std::string_view kInternalPrefix = "__ptx2amd_"; // device-library internals
-inline constexpr const char *kEnvReg = "__ptx2amd_envreg";              // %envreg0..31, 128 bytes
+inline constexpr const char *kEnvReg = PTX2AMD_NAME_STRING(PTX2AMD_ENVREG);  // %envreg0..31, 128 bytes
 inline constexpr const char *kBlockDim = "__ptx2amd_block_dim";         // pad wrapper's CUDA block size
-inline constexpr const char *kPrintfBuffer = "__ptx2amd_printf_buffer"; // vprintf buffer pointer
-inline constexpr const char *kHeap = "__ptx2amd_heap";                  // device malloc heap pointer
-inline constexpr const char *kBarrierInit = "__ptx2amd_barrier_init";   // software barrier state init
+inline constexpr const char *kPrintfBuffer = PTX2AMD_NAME_STRING(PTX2AMD_PRINTF_BUFFER); // vprintf buffer pointer
+inline constexpr const char *kHeap = PTX2AMD_NAME_STRING(PTX2AMD_HEAP);    // device malloc heap pointer
+inline constexpr const char *kBarrierInit = PTX2AMD_NAME_STRING(PTX2AMD_BARRIER_INIT); // software barrier state init
 inline constexpr const char *kPadSuffix = ".ptx2amd.pad";               // pad clones of devlib functions
 } // namespace global
 

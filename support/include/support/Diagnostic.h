@@ -46,6 +46,9 @@ struct Diagnostic {
   unsigned line = 0, col = 0; // 1-based; 0 = unknown
   std::string message;       // without the "file:line:col: error: " prefix
   ErrorKind kind = ErrorKind::Generic;
+  // ErrorKind::Unsupported (support::UnsupportedError): the stage that refused
+  // and the construct it names ("ptx-to-llvm", "tex.grad"); empty otherwise.
+  std::string stage = {}, construct = {};
 };
 
 std::string_view severityName(Severity s); // "error" | "warning" | "note"

@@ -51,15 +51,14 @@ protected:
 class UnsupportedError : public llvm::ErrorInfo<UnsupportedError, DiagError> {
 public:
   static char ID;
-  UnsupportedError(Diagnostic d, std::string stage, std::string construct)
-      : ErrorInfo(std::move(d)), stage_(std::move(stage)), construct_(std::move(construct)) {
+  UnsupportedError(Diagnostic d, std::string stage, std::string construct) : ErrorInfo(std::move(d)) {
     diag_.kind = ErrorKind::Unsupported;
+    diag_.stage = std::move(stage);
+    diag_.construct = std::move(construct);
   }
-  const std::string &stage() const { return stage_; }
-  const std::string &construct() const { return construct_; }
-
-private:
-  std::string stage_, construct_;
+  // Also in diagnostic().stage / .construct, so they survive flattening.
+  const std::string &stage() const { return diag_.stage; }
+  const std::string &construct() const { return diag_.construct; }
 };
 
 class ContractError : public llvm::ErrorInfo<ContractError, DiagError> {

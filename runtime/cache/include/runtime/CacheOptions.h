@@ -12,6 +12,7 @@
 #pragma once
 
 #include "amdgpulower/Lower.h"
+#include "support/Contract.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -35,9 +36,7 @@ inline std::string optionsFingerprint(const amdgpulower::LowerOptions &O,
 
 inline std::string optionsFingerprint(const amdgpulower::LowerOptions &O, CacheInputKind In,
                                       llvm::ArrayRef<std::pair<std::string, std::string>> Extra) {
-  auto Pol = [](amdgpulower::WarpPolicy P) {
-    return P == amdgpulower::WarpPolicy::Pad ? "pad" : P == amdgpulower::WarpPolicy::Pack ? "pack" : "native";
-  };
+  auto Pol = [](amdgpulower::WarpPolicy P) { return std::string(support::warpPolicyName(P)); };
   std::string S = "fp1;in=";
   S += In == CacheInputKind::PTX ? "ptx" : "llvm";
   S += ";arch=" + O.arch + ";O" + std::to_string(O.optLevel) + ";cov=" + std::to_string(O.codeObjectVersion);
