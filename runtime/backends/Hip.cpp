@@ -213,7 +213,7 @@ private:
   // (ROCclr captures the arguments when the command is built).
   llvm::Error submit(hipFunction F, const KernelProperties &K, const LaunchParams &LP, const Kernarg &Args) {
     LaunchParams P = LP;
-    if (K.warpPolicy == "pad") // one 64-lane wave per 32 CUDA threads, a 1-D work-group (the kernarg has the CUDA block)
+    if (support::parseWarpPolicyName(K.warpPolicy) == support::WarpPolicy::Pad) // one 64-lane wave per 32 CUDA threads, a 1-D work-group (the kernarg has the CUDA block)
       P.block = {uint32_t(support::workItemsFor(LP.block.count(), support::WarpPolicy::Pad)), 1, 1};
     std::vector<uint8_t> Buf(Args.bytes.begin(), Args.bytes.begin() + Args.explicitBytes);
     if (P.cooperative) {
