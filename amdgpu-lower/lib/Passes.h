@@ -67,6 +67,9 @@ void stripNaNCanonicalTags(llvm::Module &m);
 // A directed constrained operation without a single-instruction lowering is
 // an error naming it.
 llvm::Error lowerDirectedRounding(llvm::Module &m, llvm::StringRef cpu);
+// 64-bit udiv/sdiv/urem/srem by a non-constant divisor -> calls of one
+// noinline subroutine per opcode (OutlineDivision64.cpp; before instruction selection).
+void outlineDivision64(llvm::Module &m);
 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);
