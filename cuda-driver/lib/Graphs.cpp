@@ -133,33 +133,9 @@ template <class T> void kernelParamsOut(runtime::GraphNode &N, T *P) {
   P->extra = nullptr;
 }
 
-CUresult base(CUmemorytype T, const void *Host, CUdeviceptr Dev, CUarray Arr, uint64_t &Out) {
-  if (Arr || T == CU_MEMORYTYPE_ARRAY) return unsupported("cuGraphAddMemcpyNode (CUDA arrays)");
-  if (T == CU_MEMORYTYPE_HOST) Out = reinterpret_cast<uint64_t>(Host);
-  else if (T == CU_MEMORYTYPE_DEVICE || T == CU_MEMORYTYPE_UNIFIED) Out = Dev;
-  else return CUDA_ERROR_INVALID_VALUE;
-  return Out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
 CUresult copyParams(const CUDA_MEMCPY3D *P, runtime::CopyNodeParams &Out) {
   if (!P || !P->WidthInBytes) return CUDA_ERROR_INVALID_VALUE;
-  uint64_t S = 0, D = 0;
-  if (CUresult Rr = base(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray, S)) return Rr;
-  if (CUresult Rr = base(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray, D)) return Rr;
-  uint64_t SP = P->srcPitch ? P->srcPitch : P->WidthInBytes, DP = P->dstPitch ? P->dstPitch : P->WidthInBytes;
-  uint64_t H = std::max<size_t>(P->Height, 1);
-  uint64_t SR = P->srcHeight ? P->srcHeight : H, DR = P->dstHeight ? P->dstHeight : H;
-  Out.src = S + (P->srcZ * SR + P->srcY) * SP + P->srcXInBytes;
-  Out.dst = D + (P->dstZ * DR + P->dstY) * DP + P->dstXInBytes;
-  Out.widthBytes = P->WidthInBytes;
-  Out.height = H;
-  Out.depth = std::max<size_t>(P->Depth, 1);
-  Out.srcPitch = SP;
-  Out.dstPitch = DP;
-  Out.srcRows = SR;
-  Out.dstRows = DR;
-  Out.kind = runtime::MemcpyKind::Default;
-  return CUDA_SUCCESS;
+  return memcpy3DParams(P, Out);
 }
 
 CUresult fillParams(const CUDA_MEMSET_NODE_PARAMS *P, runtime::FillNodeParams &Out) {

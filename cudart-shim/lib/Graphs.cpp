@@ -113,28 +113,7 @@ runtime::MemcpyKind kindOf(cudaMemcpyKind K) {
 }
 
 cudaError_t copyParams(const cudaMemcpy3DParms *P, runtime::CopyNodeParams &Out) {
-  if (!P) return cudaErrorInvalidValue;
-  if (P->srcArray || P->dstArray) {
-    note("cudaGraphAddMemcpyNode: copies with CUDA arrays are not supported");
-    return cudaErrorNotSupported;
-  }
-  if (unsigned(P->kind) > unsigned(cudaMemcpyDefault)) return cudaErrorInvalidMemcpyDirection;
-  const cudaPitchedPtr &S = P->srcPtr, &D = P->dstPtr;
-  if (!S.ptr || !D.ptr || !P->extent.width) return cudaErrorInvalidValue;
-  uint64_t SP = S.pitch ? S.pitch : P->extent.width, DP = D.pitch ? D.pitch : P->extent.width;
-  uint64_t SR = S.ysize ? S.ysize : std::max<size_t>(P->extent.height, 1);
-  uint64_t DR = D.ysize ? D.ysize : std::max<size_t>(P->extent.height, 1);
-  Out.src = reinterpret_cast<uint64_t>(S.ptr) + (P->srcPos.z * SR + P->srcPos.y) * SP + P->srcPos.x;
-  Out.dst = reinterpret_cast<uint64_t>(D.ptr) + (P->dstPos.z * DR + P->dstPos.y) * DP + P->dstPos.x;
-  Out.widthBytes = P->extent.width;
-  Out.height = std::max<size_t>(P->extent.height, 1);
-  Out.depth = std::max<size_t>(P->extent.depth, 1);
-  Out.srcPitch = SP;
-  Out.dstPitch = DP;
-  Out.srcRows = SR;
-  Out.dstRows = DR;
-  Out.kind = kindOf(P->kind);
-  return cudaSuccess;
+  return memcpy3DParams(P, Out, "cudaGraphMemcpyNode");
 }
 
 cudaError_t copy1D(void *Dst, const void *Src, size_t Count, cudaMemcpyKind Kind, runtime::CopyNodeParams &Out) {

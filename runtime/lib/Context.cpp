@@ -52,12 +52,14 @@ std::vector<Stream *> Context::Impl::allStreams() {
   return V;
 }
 
-Context::Context(Device &D) : Dev(&D), P(std::make_unique<Impl>()) {
+Context::Context(Device &D) : Dev(&D), Mem(D.memory()), P(std::make_unique<Impl>()) {
   P->Self = this;
   P->Policy = PolicySpec::fromEnvironment();
-  D.backend().setPrintfSink([this](llvm::StringRef T) { appendPrintf(T); });
 }
-Context::~Context() = default;
+Context::~Context() {
+  llvm::consumeError(reset()); // waits for the work, frees what it owns
+  flushPrintf();
+}
 
 BackendDevice &Context::backend() const { return Dev->backend(); }
 const DeviceProperties &Context::properties() const { return Dev->properties(); }
@@ -80,7 +82,9 @@ llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
   }
   if (Mem.overlaps(*A, N)) // a backend bug; never hand out overlapping memory
     return makeError(Errc::MemoryAllocation, "backend returned memory overlapping a live allocation");
-  Mem.insert(Allocation{*A, Bytes, Kind});
+  Allocation Rec{*A, Bytes, Kind};
+  Rec.owner = this;
+  Mem.insert(Rec);
   return *A;
 }
 
@@ -96,8 +100,11 @@ llvm::Error Context::free(uint64_t Base, std::optional<MemoryKind> Expect) {
 }
 
 void Context::registerGlobal(const GlobalInfo &G) {
-  if (G.address && !Mem.find(G.address, std::max<uint64_t>(G.size, 1)))
-    Mem.insert(Allocation{G.address, G.size, MemoryKind::Device, true});
+  if (G.address && !Mem.find(G.address, std::max<uint64_t>(G.size, 1))) {
+    Allocation Rec{G.address, G.size, MemoryKind::Device, true};
+    Rec.owner = this;
+    Mem.insert(Rec);
+  }
 }
 
 llvm::Error Context::copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind) {
@@ -252,6 +259,11 @@ llvm::Error Context::reset() {
     std::lock_guard<std::mutex> G(P->Mu);
     P->Streams.clear();
     P->Events.clear();
+    {
+      std::lock_guard<std::mutex> TG(P->TexMu); // their memory goes with every allocation below
+      P->Arrays.clear();
+      P->TexObjects.clear();
+    }
     // CUDA destroys the context's modules; the runtime API loads the
     // registered fat binaries again on next use (module variables start
     // from their initial values again).
@@ -263,6 +275,7 @@ llvm::Error Context::reset() {
     ++P->Generation;
   }
   for (const Allocation &A : Mem.all()) {
+    if (A.owner != this) continue; // another context's
     Mem.erase(A.base);
     if (A.moduleGlobal) continue; // part of a (retired) backend module
     llvm::consumeError(A.kind == MemoryKind::Device ? backend().freeDevice(A.base) : backend().freeHost(A.base));

@@ -299,19 +299,6 @@ GraphNode *GraphExec::nodeFor(const GraphNode *Orig) const {
 }
 
 namespace {
-llvm::Error runCopy(Stream &S, const CopyNodeParams &C) {
-  bool Contiguous = C.depth * C.height == 1 ||
-                    (C.dstPitch == C.widthBytes && C.srcPitch == C.widthBytes &&
-                     (C.depth == 1 || (C.dstRows == C.height && C.srcRows == C.height)));
-  if (Contiguous) return S.copy(C.dst, C.src, C.widthBytes * C.height * C.depth, C.kind);
-  for (uint64_t Z = 0; Z < C.depth; ++Z)
-    for (uint64_t Y = 0; Y < C.height; ++Y)
-      if (llvm::Error E = S.copy(C.dst + (Z * C.dstRows + Y) * C.dstPitch, C.src + (Z * C.srcRows + Y) * C.srcPitch,
-                                 C.widthBytes, C.kind))
-        return E;
-  return llvm::Error::success();
-}
-
 llvm::Error runFill(Stream &S, const FillNodeParams &F) {
   uint64_t RowBytes = F.width * F.elementSize;
   if (F.height <= 1 || F.pitch == RowBytes) return S.fill(F.dst, F.value, F.elementSize, F.width * F.height);
@@ -324,7 +311,7 @@ llvm::Error runNode(Stream &S, const GraphNode &N) {
   switch (N.kind) {
   case GraphNodeKind::Kernel:
     return S.launch(*N.kernel.function, N.kernel.config, llvm::ArrayRef<uint8_t>(N.kernel.args));
-  case GraphNodeKind::Memcpy: return runCopy(S, N.copy);
+  case GraphNodeKind::Memcpy: return S.copy3D(N.copy);
   case GraphNodeKind::Memset: return runFill(S, N.fill);
   case GraphNodeKind::Host:
     if (N.host.call) return S.hostFunc(N.host.call);

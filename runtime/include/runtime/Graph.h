@@ -41,6 +41,7 @@
 
 namespace runtime {
 
+class Array;
 class Event;
 class Function;
 class Graph;
@@ -70,6 +71,10 @@ struct CopyNodeParams {
   uint64_t widthBytes = 0, height = 1, depth = 1;
   uint64_t dstPitch = 0, srcPitch = 0, dstRows = 0, srcRows = 0;
   MemcpyKind kind = MemcpyKind::Default;
+  // Array endpoints as given (runtime/Texture.h resolveCopy), for the
+  // parameter queries; dst / src above are already their addresses.
+  const Array *dstArray = nullptr, *srcArray = nullptr;
+  uint64_t dstPos[3] = {0, 0, 0}, srcPos[3] = {0, 0, 0}; // x in bytes, y rows, z slices
 };
 
 // height rows of width elements (1, 2 or 4 bytes each) set to value.
