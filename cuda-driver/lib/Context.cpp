@@ -130,11 +130,13 @@ CUresult cuCtxDestroy(CUcontext Ctx) {
   return R;
 }
 
+// CUDA pushes a destroyed context's handle too (the H200 answers CUDA_SUCCESS and reports it as
+// current); it is never dereferenced here: every use checks liveness (currentContext).
 CUresult cuCtxPushCurrent(CUcontext Ctx) {
-  DrvContext *C;
   if (!Ctx) return CUDA_ERROR_INVALID_CONTEXT;
-  if (CUresult R = liveContext(Ctx, &C)) return R;
-  contextStack().push_back(C);
+  runtime::Platform *P;
+  if (CUresult R = platform(&P)) return R;
+  contextStack().push_back(reinterpret_cast<DrvContext *>(Ctx));
   return CUDA_SUCCESS;
 }
 

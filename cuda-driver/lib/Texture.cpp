@@ -139,11 +139,12 @@ CUresult copy(const runtime::CopyEndpoint &Src, const runtime::CopyEndpoint &Dst
   return run(*P, St, Async, PerThread, Call);
 }
 
-// The 1D forms: N bytes at byte offset Off of an array (rows are packed, so contiguous).
+// The 1D forms: N bytes at byte offset Off of an array's first row (the H200 refuses a range
+// past Width elements with CUDA_ERROR_INVALID_VALUE, also on 2D arrays: tests/driver/golden/drv_array.out).
 CUresult arrayBytes(CUarray A, size_t Off, size_t N, runtime::CopyEndpoint &E) {
   const runtime::Array *Ar;
   if (CUresult R = liveArray(A, &Ar)) return R;
-  if (Off > Ar->bytes() || N > Ar->bytes() - Off) return CUDA_ERROR_INVALID_VALUE;
+  if (Off > Ar->pitch || N > Ar->pitch - Off) return CUDA_ERROR_INVALID_VALUE;
   E = {};
   E.ptr = Ar->base + Off;
   E.pitch = N;
@@ -226,6 +227,11 @@ CUresult textureOf(const CUDA_TEXTURE_DESC &X, const runtime::ChannelFormat &F, 
     return CUDA_ERROR_INVALID_VALUE;
   T.filter = runtime::FilterMode(X.filterMode);
   T.promoteIntegers = !(X.flags & CU_TRSF_READ_AS_INTEGER) && F.kind != runtime::ChannelKind::Float && F.bits < 32;
+  // Linear filtering of element-type integer reads: the driver API creates the object (the H200
+  // answers CUDA_SUCCESS, where cudaCreateTextureObject refuses); texture hardware filters only
+  // float results, so such reads are point samples (see the notes of session 5).
+  if (T.filter == runtime::FilterMode::Linear && F.kind != runtime::ChannelKind::Float && !T.promoteIntegers)
+    T.filter = runtime::FilterMode::Point;
   T.normalizedCoords = X.flags & CU_TRSF_NORMALIZED_COORDINATES;
   T.sRGB = X.flags & CU_TRSF_SRGB;
   T.seamlessCubemap = X.flags & CU_TRSF_SEAMLESS_CUBEMAP;
@@ -239,10 +245,14 @@ CUresult textureOf(const CUDA_TEXTURE_DESC &X, const runtime::ChannelFormat &F, 
   return CUDA_SUCCESS;
 }
 
-CUDA_TEXTURE_DESC textureDescOf(const runtime::TextureObject &O) {
+// Every field but borderColor, which CUDA leaves as the caller had it (the H200 returns the
+// caller's bytes there: tests/driver/golden/drv_array.out, "texture desc").
+void textureDescOf(const runtime::TextureObject &O, CUDA_TEXTURE_DESC &D) {
   const runtime::TextureDesc &T = O.tex;
-  CUDA_TEXTURE_DESC D;
+  float Border[4];
+  std::memcpy(Border, D.borderColor, sizeof Border);
   std::memset(&D, 0, sizeof D);
+  std::memcpy(D.borderColor, Border, sizeof Border);
   for (int I = 0; I < 3; ++I) D.addressMode[I] = CUaddress_mode(T.address[I]);
   D.filterMode = CUfilter_mode(T.filter);
   const runtime::ChannelFormat &F =
@@ -252,13 +262,11 @@ CUDA_TEXTURE_DESC textureDescOf(const runtime::TextureObject &O) {
             (T.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) | (T.sRGB ? CU_TRSF_SRGB : 0) |
             (T.seamlessCubemap ? CU_TRSF_SEAMLESS_CUBEMAP : 0) |
             (T.disableTrilinear ? CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION : 0);
-  for (int C = 0; C < 4; ++C) D.borderColor[C] = T.border[C];
   D.maxAnisotropy = T.maxAnisotropy;
   D.mipmapFilterMode = CUfilter_mode(T.mipmapFilter);
   D.mipmapLevelBias = T.mipmapLevelBias;
   D.minMipmapLevelClamp = T.minMipmapLevelClamp;
   D.maxMipmapLevelClamp = T.maxMipmapLevelClamp;
-  return D;
 }
 
 CUresult createObject(unsigned long long *Out, const CUDA_RESOURCE_DESC *Res, const CUDA_TEXTURE_DESC *Tex,
@@ -290,6 +298,7 @@ CUresult lookup(unsigned long long H, bool Surface, runtime::TextureObject &O, c
 }
 
 CUresult destroy(unsigned long long H, bool Surface, const char *Call) {
+  if (H == 0) return CUDA_SUCCESS; // the H200's answer for a null object
   runtime::Context *C;
   if (CUresult E = core(&C)) return E;
   return fail(C->destroyTextureObject(H, Surface), Call);
@@ -451,14 +460,15 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *X, CUtexObject T) {
   runtime::TextureObject O;
   if (CUresult E = lookup(T, false, O, "cuTexObjectGetTextureDesc")) return E;
   if (!X) return CUDA_ERROR_INVALID_VALUE;
-  *X = textureDescOf(O);
+  textureDescOf(O, *X);
   return CUDA_SUCCESS;
 }
 CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *V, CUtexObject T) {
   runtime::TextureObject O;
   if (CUresult E = lookup(T, false, O, "cuTexObjectGetResourceViewDesc")) return E;
   if (!V) return CUDA_ERROR_INVALID_VALUE;
-  return unsupported("cuTexObjectGetResourceViewDesc (resource views)");
+  std::memset(V, 0, sizeof *V); // no view (resource views are refused at creation): CU_RES_VIEW_FORMAT_NONE
+  return CUDA_SUCCESS;
 }
 CUresult cuSurfObjectCreate(CUsurfObject *S, const CUDA_RESOURCE_DESC *R) {
   return createObject(S, R, nullptr, nullptr, true, "cuSurfObjectCreate");

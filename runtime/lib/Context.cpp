@@ -67,6 +67,14 @@ const DeviceProperties &Context::properties() const { return Dev->properties(); 
 // ---- memory ----------------------------------------------------------------------
 llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
   if (llvm::Error E = captureUnsafeCheck(*this, "memory allocation")) return E;
+  return allocateUnchecked(Bytes, Kind, false);
+}
+
+llvm::Expected<uint64_t> Context::allocateGraphMemory(uint64_t Bytes) {
+  return allocateUnchecked(Bytes, MemoryKind::Device, true);
+}
+
+llvm::Expected<uint64_t> Context::allocateUnchecked(uint64_t Bytes, MemoryKind Kind, bool Graph) {
   uint64_t Total = memInfo().second;
   if (Bytes > Total)
     return makeError(Errc::MemoryAllocation, "cannot allocate " + std::to_string(Bytes) + " bytes (the device has " +
@@ -84,6 +92,7 @@ llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
     return makeError(Errc::MemoryAllocation, "backend returned memory overlapping a live allocation");
   Allocation Rec{*A, Bytes, Kind};
   Rec.owner = this;
+  Rec.graphMemory = Graph;
   Mem.insert(Rec);
   return *A;
 }
@@ -95,6 +104,12 @@ llvm::Error Context::free(uint64_t Base, std::optional<MemoryKind> Expect) {
     return makeError(Errc::InvalidValue, "free of 0x" + llvm::utohexstr(Base) + ", which is not a live allocation");
   // CUDA's cudaFree synchronises the device first.
   if (llvm::Error E = waitIdle()) llvm::consumeError(std::move(E));
+  if (A->graphMemory) { // freeing a graph allocation ends its lifetime; the graph keeps the address
+    if (!A->graphLive)
+      return makeError(Errc::InvalidValue, "free of graph memory 0x" + llvm::utohexstr(Base) + ", which is not allocated now");
+    Mem.update(Base, [](Allocation &X) { X.graphLive = false; });
+    return llvm::Error::success();
+  }
   Mem.erase(Base);
   return A->kind == MemoryKind::Device ? backend().freeDevice(Base) : backend().freeHost(Base);
 }

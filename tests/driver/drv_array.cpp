@@ -7,8 +7,9 @@
 // cuTexObjectGetResourceDesc / GetTextureDesc, cuSurfObjectCreate with a surf2Dread/surf2Dwrite kernel,
 // and the error codes of bad descriptors and dead handles. Prints every result; the H200's stdout is
 // the golden. With the extra argument "mip": mipmapped arrays (cuMipmappedArrayCreate / GetLevel,
-// tex2DLod) instead.
-// usage: drv_array KX.ptx [mip]
+// tex2DLod) instead; with "probe": what a linearly filtered texture of integer reads
+// (CU_TRSF_READ_AS_INTEGER, which cuTexObjectCreate accepts) returns between texel centres.
+// usage: drv_array KX.ptx [mip|probe]
 #include "drv_common.h"
 
 #include <cuda_fp16.h>
@@ -83,6 +84,7 @@ static void print_desc(const char *what, CUarray a) {
 }
 
 static int mip_main();
+static int probe_main();
 
 int main(int argc, char **argv) {
   if (argc < 2) return 2;
@@ -91,6 +93,7 @@ int main(int argc, char **argv) {
   init_primary();
   CHECK(cuModuleLoadData(&mod, ptx.data()));
   if (argc > 2 && !strcmp(argv[2], "mip")) return mip_main();
+  if (argc > 2 && !strcmp(argv[2], "probe")) return probe_main();
   const int W = 16, H = 8;
   CUstream s;
   CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
@@ -597,6 +600,42 @@ static int mip_main() {
     CHECK(cuTexObjectDestroy(t));
   }
   CHECK(cuMipmappedArrayDestroy(m));
+  CHECK(cuMemFree(out));
+  printf("done\n");
+  return 0;
+}
+
+// uchar4 texels, linear filter + CU_TRSF_READ_AS_INTEGER, read at +0.25 / +0.75 / +1.0 offsets.
+static int probe_main() {
+  const int W = 8, H = 4;
+  CUarray a = make2d(CU_AD_FORMAT_UNSIGNED_INT8, 4, W, H);
+  std::vector<unsigned char> px(W * H * 4);
+  for (int i = 0; i < W * H * 4; ++i) px[i] = (unsigned char)(i * 37 + 11);
+  h2a(a, px.data(), W * 4, H);
+  CUdeviceptr out;
+  CHECK(cuMemAlloc(&out, W * H * 16));
+  std::vector<unsigned> u(W * H * 4);
+  for (CUfilter_mode fm : {CU_TR_FILTER_MODE_POINT, CU_TR_FILTER_MODE_LINEAR}) {
+    CUtexObject t = tex_array(a, CU_TR_ADDRESS_MODE_CLAMP, fm, CU_TRSF_READ_AS_INTEGER);
+    for (float off : {0.25f, 0.75f, 1.0f}) {
+      int w = W, h = H;
+      void *args[] = {&t, &out, &w, &h, &off, &off};
+      launch2d(get("tex2d_u4_off"), W, H, args);
+      CHECK(cuCtxSynchronize());
+      CHECK(cuMemcpyDtoH(u.data(), out, W * H * 16));
+      unsigned long long us = 0;
+      for (size_t i = 0; i < u.size(); ++i) us += u[i] * (i % 5 + 1);
+      printf("filter %d offset %g: %u %u %u %u | %u %u %u %u weighted=%llu\n", (int)fm, off, u[0], u[1], u[2], u[3],
+             u[36], u[37], u[38], u[39], us);
+    }
+    CUDA_TEXTURE_DESC td;
+    memset(&td, 0, sizeof td);
+    CHECK(cuTexObjectGetTextureDesc(&td, t));
+    printf("filter %d: texture desc filter=%d flags=0x%x border=%g\n", (int)fm, (int)td.filterMode, td.flags,
+           td.borderColor[0]);
+    CHECK(cuTexObjectDestroy(t));
+  }
+  CHECK(cuArrayDestroy(a));
   CHECK(cuMemFree(out));
   printf("done\n");
   return 0;

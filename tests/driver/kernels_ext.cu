@@ -64,3 +64,12 @@ extern "C" __global__ void ctx_hello(int tag, int *out) {
   if (threadIdx.x == 0) printf("ctx kernel tag %d block %d\n", tag, (int)blockIdx.x);
   if (threadIdx.x == 0 && blockIdx.x == 0) *out = tag * 10;
 }
+
+// Integer reads at (x + dx, y + dy): between texel centres, where point and linear sampling differ.
+extern "C" __global__ void tex2d_u4_off(cudaTextureObject_t t, uint4 *out, int w, int h, float dx, float dy) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) {
+    uchar4 v = tex2D<uchar4>(t, x + dx, y + dy);
+    out[y * w + x] = make_uint4(v.x, v.y, v.z, v.w);
+  }
+}

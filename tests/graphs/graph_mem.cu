@@ -6,7 +6,8 @@
 // relaunch rules of a graph owning an allocation, cudaGraphInstantiateFlagAutoFreeOnLaunch;
 // node enable / disable (cudaGraphNodeSetEnabled / GetEnabled) on an executable graph; and
 // cudaGraphInstantiateWithParams (upload stream, result codes, a cycle). Prints every result; its
-// stdout on the H200 is the golden.
+// stdout on the H200 is the golden. With the argument "probe": which node CUDA names as the
+// error node of a cycle and of a device-launch instantiation refused for a host node.
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -53,8 +54,11 @@ static void print_types(const char *what, cudaGraph_t g) {
   printf(", %zu edges\n", edges);
 }
 
-int main() {
+static int probe_main();
+
+int main(int argc, char **argv) {
   setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (argc > 1 && !strcmp(argv[1], "probe")) return probe_main();
   const int W = 32, H = 8, N = W * H;
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -401,6 +405,62 @@ int main() {
   CK(cudaFreeArray(arr2));
   CK(cudaFree(dv));
   CK(cudaStreamDestroy(s));
+  printf("done\n");
+  return 0;
+}
+
+// Nodes a (memset) -> b (kernel) -> c (host) -> d (kernel), then an edge d -> b closing a cycle.
+static int probe_main() {
+  int *d;
+  CK(cudaMalloc(&d, 256 * sizeof(int)));
+  cudaGraph_t g;
+  CK(cudaGraphCreate(&g, 0));
+  cudaGraphNode_t n[4];
+  cudaMemsetParams mp{};
+  mp.dst = d;
+  mp.elementSize = 4;
+  mp.width = 256;
+  mp.height = 1;
+  CK(cudaGraphAddMemsetNode(&n[0], g, nullptr, 0, &mp));
+  int cnt = 256, base = 1;
+  void *ka[] = {&d, &cnt, &base};
+  cudaKernelNodeParams kp{};
+  kp.func = (void *)fill;
+  kp.gridDim = dim3(2);
+  kp.blockDim = dim3(128);
+  kp.kernelParams = ka;
+  CK(cudaGraphAddKernelNode(&n[1], g, &n[0], 1, &kp));
+  static int calls = 0;
+  cudaHostNodeParams hp{[](void *p) { ++*(int *)p; }, &calls};
+  CK(cudaGraphAddHostNode(&n[2], g, &n[1], 1, &hp));
+  CK(cudaGraphAddKernelNode(&n[3], g, &n[2], 1, &kp));
+  auto which = [&](cudaGraphNode_t e) {
+    for (int i = 0; i < 4; ++i)
+      if (e == n[i]) return i;
+    return e ? 9 : -1;
+  };
+  cudaGraphExec_t ge;
+  cudaGraphInstantiateParams ip{};
+  ip.flags = cudaGraphInstantiateFlagDeviceLaunch;
+  SHOW(cudaGraphInstantiateWithParams(&ge, g, &ip));
+  printf("device launch: result_out=%d errNode=%d\n", (int)ip.result_out, which(ip.errNode_out));
+  cudaGetLastError();
+  CK(cudaGraphInstantiateWithFlags(&ge, g, cudaGraphInstantiateFlagUpload));
+  unsigned long long fl = 7;
+  CK(cudaGraphExecGetFlags(ge, &fl));
+  printf("upload flag kept: %llu\n", fl);
+  CK(cudaGraphExecDestroy(ge));
+  SHOW(cudaGraphAddDependencies(g, &n[3], &n[1], nullptr, 1));
+  ip = cudaGraphInstantiateParams{};
+  SHOW(cudaGraphInstantiateWithParams(&ge, g, &ip));
+  printf("cycle: result_out=%d errNode=%d\n", (int)ip.result_out, which(ip.errNode_out));
+  cudaGetLastError();
+  cudaGraphNode_t en = nullptr;
+  SHOW(cudaGraphInstantiate(&ge, g, 0));
+  cudaGetLastError();
+  CK(cudaGraphDestroy(g));
+  CK(cudaFree(d));
+  (void)en;
   printf("done\n");
   return 0;
 }

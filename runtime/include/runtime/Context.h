@@ -44,6 +44,9 @@ public:
 
   // ---- memory -------------------------------------------------------------
   llvm::Expected<uint64_t> allocate(uint64_t Bytes, MemoryKind Kind);
+  // Device memory for a graph allocation node (runtime/Graph.h): recorded as
+  // graph memory, allowed while a stream captures.
+  llvm::Expected<uint64_t> allocateGraphMemory(uint64_t Bytes);
   llvm::Error free(uint64_t Base, std::optional<MemoryKind> Expect = std::nullopt);
   const MemoryRegistry &memory() const { return Mem; }
   // Records a module variable so copies and launches may use its address.
@@ -101,6 +104,7 @@ public:
 
 private:
   llvm::Error waitIdle(); // synchronize() without the stream-capture check
+  llvm::Expected<uint64_t> allocateUnchecked(uint64_t Bytes, MemoryKind Kind, bool Graph);
   Device *Dev;
   MemoryRegistry &Mem; // the device's
   std::unique_ptr<Impl> P;

@@ -14,6 +14,7 @@
 
 #include "runtime/Backend.h"
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -31,6 +32,8 @@ struct Allocation {
   MemoryKind kind = MemoryKind::Device;
   bool moduleGlobal = false; // a module variable (device memory the program cannot free)
   const void *owner = nullptr; // the Context that allocated it (freed with it)
+  bool graphMemory = false;    // a graph allocation (runtime/Graph.h GraphAllocation)
+  bool graphLive = false;      // ... between the launch that allocated it and its free
   bool hostAccessible() const { return kind != MemoryKind::Device; }
 };
 
@@ -43,6 +46,8 @@ public:
   // Whether [P, P+N) touches any live allocation (contained or not).
   bool overlaps(uint64_t P, uint64_t N) const;
   std::vector<Allocation> all() const;
+  // Changes the record at exactly Base; false when there is none.
+  bool update(uint64_t Base, const std::function<void(Allocation &)> &Change);
   void clear();
 
 private:
