@@ -230,8 +230,7 @@ CUresult textureOf(const CUDA_TEXTURE_DESC &X, const runtime::ChannelFormat &F, 
   // Linear filtering of element-type integer reads: the driver API creates the object (the H200
   // answers CUDA_SUCCESS, where cudaCreateTextureObject refuses); texture hardware filters only
   // float results, so such reads are point samples (see the notes of session 5).
-  if (T.filter == runtime::FilterMode::Linear && F.kind != runtime::ChannelKind::Float && !T.promoteIntegers)
-    T.filter = runtime::FilterMode::Point;
+  T.integerLinearAsPoint = true;
   T.normalizedCoords = X.flags & CU_TRSF_NORMALIZED_COORDINATES;
   T.sRGB = X.flags & CU_TRSF_SRGB;
   T.seamlessCubemap = X.flags & CU_TRSF_SEAMLESS_CUBEMAP;

@@ -200,9 +200,13 @@ llvm::Error describeTexture(const TextureDesc &X, const ChannelFormat &F, bool L
     return makeError(Errc::InvalidNormSetting, "reads promoted to [0,1] need 8- or 16-bit integer channels");
   T.read_mode = Promote ? PTX_TEX_READ_NORMALIZED : PTX_TEX_READ_ELEMENT;
   bool FloatResult = F.kind == ChannelKind::Float || Promote;
-  if (X.filter == FilterMode::Linear && !FloatResult && !Linear)
-    return makeError(Errc::InvalidFilterSetting, "linear filtering of element-type integer reads (only float results are filtered)");
-  T.filter = X.filter == FilterMode::Linear ? PTX_TEX_FILTER_LINEAR : PTX_TEX_FILTER_POINT;
+  bool Filtered = X.filter == FilterMode::Linear;
+  if (Filtered && !FloatResult && !Linear) {
+    if (!X.integerLinearAsPoint)
+      return makeError(Errc::InvalidFilterSetting, "linear filtering of element-type integer reads (only float results are filtered)");
+    Filtered = false; // texture units filter float results only
+  }
+  T.filter = Filtered ? PTX_TEX_FILTER_LINEAR : PTX_TEX_FILTER_POINT;
   if (X.normalizedCoords) T.flags |= PTX_TEX_FLAG_NORMALIZED_COORDS;
   for (int D = 0; D < 3; ++D) {
     if (uint8_t(X.address[D]) > uint8_t(AddressMode::Border))

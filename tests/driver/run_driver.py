@@ -30,6 +30,10 @@ IMAGES = {  # image -> nvcc flags (source kernels.cu unless SOURCES names anothe
 
 SOURCES = {"kx.ptx": "kernels_ext.cu"}
 
+def stale(out, src):
+    """Missing, or older than its source (a changed kernels_ext.cu / program is rebuilt)."""
+    return not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src)
+
 def run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if r.returncode != 0:
@@ -56,11 +60,12 @@ def main():
         fcntl.flock(lock, fcntl.LOCK_EX)  # tests run in parallel; build each product once
         for name, flags in IMAGES.items():
             out = os.path.join(work, name)
-            if not os.path.exists(out):
-                run([nvcc, *flags, "-o", out + ".tmp", os.path.join(HERE, SOURCES.get(name, "kernels.cu"))])
+            src = os.path.join(HERE, SOURCES.get(name, "kernels.cu"))
+            if stale(out, src):
+                run([nvcc, *flags, "-o", out + ".tmp", src])
                 os.rename(out + ".tmp", out)
         exe = os.path.join(work, a.program)
-        if not os.path.exists(exe):
+        if stale(exe, os.path.join(HERE, a.program + ".cpp")):
             cmd = ["c++", "-std=c++17", "-O1", f"-I{a.cuda}/include", "-o", exe + ".tmp",
                    os.path.join(HERE, a.program + ".cpp"), f"-L{a.cuda}/lib64/stubs", "-lcuda", "-ldl"]
             if a.nvrtc:

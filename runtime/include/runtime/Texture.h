@@ -84,6 +84,9 @@ struct TextureDesc {
   bool sRGB = false;
   bool seamlessCubemap = false;
   bool disableTrilinear = false;
+  // Linear filtering of element-type integer reads samples points instead of being refused
+  // (the driver API creates such objects: CUDA_SUCCESS on the H200).
+  bool integerLinearAsPoint = false;
   float border[4] = {0, 0, 0, 0};
   // Only meaningful for mipmapped resources (refused); kept for the descriptor queries.
   unsigned maxAnisotropy = 0;
