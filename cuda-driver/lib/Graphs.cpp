@@ -252,10 +252,14 @@ CUresult upload(CUgraphExec E, CUstream H, bool PT) {
   return resolveStream(H, PT, &S); // nodes are submitted at launch; nothing to upload ahead
 }
 CUresult instantiate(CUgraphExec *Out, CUgraph G, unsigned long long Flags, int *Result = nullptr,
-                     const runtime::GraphNode **ErrNode = nullptr) {
+                     const runtime::GraphNode **ErrNode = nullptr, bool WithParams = false) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return CUDA_ERROR_INVALID_VALUE;
-  auto E = R().instantiate(*Gp, Flags, Result, ErrNode);
+  // The upload flag needs a stream: cuGraphInstantiateWithParams only (the H200's answer).
+  if (!WithParams && (Flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C = nullptr;
+  (void)currentContext(&C);
+  auto E = R().instantiate(*Gp, Flags, Result, ErrNode, C ? C->core : nullptr);
   if (!E) return fail(E.takeError(), "cuGraphInstantiate");
   *Out = reinterpret_cast<CUgraphExec>(*E);
   return CUDA_SUCCESS;
@@ -729,7 +733,7 @@ CUresult instantiateWithParams(CUgraphExec *Out, CUgraph G, CUDA_GRAPH_INSTANTIA
   }
   int Result = 0;
   const runtime::GraphNode *ErrNode = nullptr;
-  CUresult Rr = instantiate(Out, G, P->flags, &Result, &ErrNode);
+  CUresult Rr = instantiate(Out, G, P->flags, &Result, &ErrNode, true);
   if (Rr) {
     P->result_out = CUgraphInstantiateResult(Result ? Result : int(CUDA_GRAPH_INSTANTIATE_ERROR));
     P->hErrNode_out = ErrNode ? handle(ErrNode) : nullptr;

@@ -516,6 +516,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t Nh) {
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Out, cudaGraph_t G, unsigned long long Flags) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return invalid();
+  if (Flags & cudaGraphInstantiateFlagUpload) return invalid(); // needs a stream: WithParams only (the H200's answer)
   auto E = R().instantiate(*Gp, Flags);
   if (!E) return fromError(E.takeError(), "cudaGraphInstantiate");
   *Out = reinterpret_cast<cudaGraphExec_t>(*E);
@@ -763,7 +764,8 @@ static cudaError_t instantiateWithParams(cudaGraphExec_t *Out, cudaGraph_t G, cu
   }
   int Result = 0;
   const runtime::GraphNode *ErrNode = nullptr;
-  auto E = R().instantiate(*Gp, P->flags, &Result, &ErrNode);
+  cudaError_t CErr = cudaSuccess;
+  auto E = R().instantiate(*Gp, P->flags, &Result, &ErrNode, context(&CErr));
   if (!E) {
     P->result_out = cudaGraphInstantiateResult(Result ? Result : int(cudaGraphInstantiateError));
     P->errNode_out = ErrNode ? handle(const_cast<runtime::GraphNode *>(ErrNode)) : nullptr;

@@ -218,8 +218,9 @@ public:
   // given) is cudaGraphInstantiateResult's number (2: a cycle, 3: a node
   // the flags do not allow, e.g. a host node for device launch) and *ErrNode
   // the offending node of G (null when none).
+  // Ctx (when given) classifies copy nodes' memory for GraphDeviceLaunch.
   llvm::Expected<GraphExec *> instantiate(const Graph &G, uint64_t Flags, int *Result = nullptr,
-                                          const GraphNode **ErrNode = nullptr);
+                                          const GraphNode **ErrNode = nullptr, const Context *Ctx = nullptr);
   llvm::Error destroy(GraphExec *E);
   bool live(const GraphExec *E) const;
 

@@ -84,9 +84,10 @@ struct TextureDesc {
   bool sRGB = false;
   bool seamlessCubemap = false;
   bool disableTrilinear = false;
-  // Linear filtering of element-type integer reads samples points instead of being refused
-  // (the driver API creates such objects: CUDA_SUCCESS on the H200).
-  bool integerLinearAsPoint = false;
+  // Linear filtering of element-type integer reads: created instead of refused (the driver API
+  // creates such objects: CUDA_SUCCESS on the H200), but its descriptor is marked unusable, so
+  // every read traps (the H200 filters the integers in a way not modelled here).
+  bool integerLinearTraps = false;
   float border[4] = {0, 0, 0, 0};
   // Only meaningful for mipmapped resources (refused); kept for the descriptor queries.
   unsigned maxAnisotropy = 0;

@@ -3,6 +3,7 @@
 # arrays), created contexts (drv_ctx), graph memcpy-array / symbol / mem-alloc / enable / instantiate
 # with params nodes (graph_mem, -cudart shared and static), the corpus texture program built with
 # the default static cudart. Everything runs twice (determinism). Results under $OUT/driver/.
+# Second visit: also drv_array probe (linear filter + integer reads) and graph_mem probe (error nodes).
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
@@ -38,6 +39,9 @@ twice() { # name, command...
 twice drv_array $W/drv_array kx.ptx
 twice drv_array_mip $W/drv_array kx.ptx mip
 twice drv_ctx $W/drv_ctx k.ptx kx.ptx
+twice drv_array_probe $W/drv_array kx.ptx probe
+twice graph_mem_probe.shared $W/graph_mem.shared probe
+go graph_mem_probe.static $W/graph_mem.static probe
 twice graph_mem.shared $W/graph_mem.shared
 twice graph_mem.static $W/graph_mem.static
 twice texture.static $W/texture.static
