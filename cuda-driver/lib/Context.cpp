@@ -1,8 +1,12 @@
 //===- cuda-driver/lib/Context.cpp - primary contexts and the context stack ----===//
 //
-// cuDevicePrimaryCtx* count references on the device's one DrvContext; cuCtx* manipulate
-// the calling thread's context stack. cuCtxCreate returns the primary context (the core
-// has one context per device) and pushes it, as CUDA pushes a created context.
+// cuDevicePrimaryCtx* count references on the device's one primary DrvContext; cuCtx*
+// manipulate the calling thread's context stack. cuCtxCreate makes a further core context of
+// the device (its own modules, streams, events, limits, printf text; memory in the device's
+// one address space, so pointers stay valid across the device's contexts) and pushes it;
+// cuCtxDestroy kills its handles (modules, functions, streams, events), pops it from the
+// calling thread's stack and destroys the core context (waiting for its work and freeing its
+// memory).
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -80,10 +84,14 @@ extern "C" CUresult drvPrimaryCtxReset_v1(CUdevice Dev) { return primaryReset(De
 
 static CUresult createContext(CUcontext *Ctx, unsigned Flags, CUdevice Dev) {
   if (!Ctx) return CUDA_ERROR_INVALID_VALUE;
-  DrvContext *C;
-  if (CUresult R = primaryContext(Dev, &C)) return R;
-  runtime::logger("driver")->debug("cuCtxCreate: the device's primary context is shared");
+  runtime::Device *D;
+  if (CUresult R = device(Dev, &D)) return R;
+  auto *C = new DrvContext;
+  C->core = D->createContext();
+  C->device = Dev;
   C->flags = Flags;
+  C->primary = false;
+  HandleTable::get().add(C);
   contextStack().push_back(C);
   *Ctx = reinterpret_cast<CUcontext>(C);
   return CUDA_SUCCESS;
@@ -95,20 +103,40 @@ CUresult cuCtxCreate(CUcontext *C, CUctxCreateParams *Params, unsigned int F, CU
   return createContext(C, F, D);
 }
 
+// The driver handles of a dying context: its modules (and their functions), streams, events.
+static void killHandles(DrvContext *C) {
+  HandleTable &T = HandleTable::get();
+  for (DrvModule *M : T.removeIf<DrvModule>([&](DrvModule *M) { return M->ctx == C; })) {
+    for (auto &[Name, F] : M->functions) T.remove(F.get());
+    delete M; // its core module goes with the core context
+  }
+  T.removeIf<runtime::Stream>([&](runtime::Stream *S) { return &S->context() == C->core; });
+  T.removeIf<runtime::Event>([&](runtime::Event *E) { return C->core->isLive(E); });
+}
+
 CUresult cuCtxDestroy(CUcontext Ctx) {
   DrvContext *C;
   if (CUresult R = liveContext(Ctx, &C)) return R;
   auto &S = contextStack();
   for (auto It = S.begin(); It != S.end();)
     It = *It == C ? S.erase(It) : It + 1;
-  return CUDA_SUCCESS;
+  if (C->primary) return CUDA_SUCCESS; // the primary context lives on (cuDevicePrimaryCtxReset resets it)
+  killHandles(C);
+  forgetLibraryModules(C);
+  HandleTable::get().remove(C);
+  runtime::Device &D = C->core->device();
+  CUresult R = fail(D.destroyContext(C->core), "cuCtxDestroy");
+  delete C;
+  return R;
 }
 
+// CUDA pushes a destroyed context's handle too (the H200 answers CUDA_SUCCESS and reports it as
+// current); it is never dereferenced here: every use checks liveness (currentContext).
 CUresult cuCtxPushCurrent(CUcontext Ctx) {
-  DrvContext *C;
   if (!Ctx) return CUDA_ERROR_INVALID_CONTEXT;
-  if (CUresult R = liveContext(Ctx, &C)) return R;
-  contextStack().push_back(C);
+  runtime::Platform *P;
+  if (CUresult R = platform(&P)) return R;
+  contextStack().push_back(reinterpret_cast<DrvContext *>(Ctx));
   return CUDA_SUCCESS;
 }
 
@@ -224,3 +252,12 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *Config) {
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSetCacheConfig(CUfunc_cache) { return CUDA_SUCCESS; } // a hint; LDS size is fixed
+
+// A context's id: unique among live contexts (the core context's address).
+CUresult cuCtxGetId(CUcontext Ctx, unsigned long long *Id) {
+  if (!Id) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult R = liveContext(Ctx, &C)) return R;
+  *Id = reinterpret_cast<uintptr_t>(C->core);
+  return CUDA_SUCCESS;
+}

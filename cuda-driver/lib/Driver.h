@@ -17,6 +17,7 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Error.h"
+#include "runtime/Graph.h"
 
 #include "llvm/Support/Error.h"
 
@@ -90,6 +91,19 @@ public:
     std::lock_guard<std::mutex> L(Mu);
     return set<T>().count(static_cast<T *>(const_cast<void *>(P))) != 0;
   }
+  template <class T, class Fn> void forEach(Fn F) {
+    std::lock_guard<std::mutex> L(Mu);
+    for (T *P : set<T>()) F(P);
+  }
+  // Unregisters every handle of type T for which Dead(handle) holds; returns them.
+  template <class T, class Pred> std::vector<T *> removeIf(Pred Dead) {
+    std::lock_guard<std::mutex> L(Mu);
+    std::vector<T *> Out;
+    for (T *P : set<T>())
+      if (Dead(P)) Out.push_back(P);
+    for (T *P : Out) set<T>().erase(P);
+    return Out;
+  }
 
 private:
   template <class T> std::unordered_set<T *> &set();
@@ -122,6 +136,8 @@ CUresult primaryContext(CUdevice Ordinal, DrvContext **Out);
 // The calling thread's current context; CUDA_ERROR_INVALID_CONTEXT when none.
 CUresult currentContext(DrvContext **Out);
 std::vector<DrvContext *> &contextStack(); // this thread's
+// The live DrvContext wrapping a core context; null when none.
+DrvContext *contextOf(const runtime::Context *Core);
 
 // Stream handle -> core stream of the current context (null / CU_STREAM_LEGACY: legacy
 // stream; CU_STREAM_PER_THREAD, or null from a _ptsz/_ptds entry point: per-thread stream).
@@ -132,6 +148,16 @@ CUresult resolveFunction(CUfunction F, DrvFunction **Out);
 // The kernel's function in the current context (loading the library's module there).
 CUresult kernelFunction(DrvKernel *K, DrvFunction **Out);
 CUresult moduleFunction(DrvModule *M, const char *Name, DrvFunction **Out);
+// cuCtxDestroy: the libraries' modules in C are gone (Module.cpp).
+void forgetLibraryModules(DrvContext *C);
+
+// ---- copies with array endpoints (Texture.cpp) ---------------------------------------
+// cuMemcpy2D / cuMemcpy3D (+Async, _ptds / _ptsz): Async on H, else synchronous.
+CUresult copy2DParams(const CUDA_MEMCPY2D *P, CUstream H, bool Async, bool PerThread);
+CUresult copy3DParams(const CUDA_MEMCPY3D *P, CUstream H, bool Async, bool PerThread);
+// CUDA_MEMCPY3D <-> the core's resolved copy (graph memcpy nodes too).
+CUresult memcpy3DParams(const CUDA_MEMCPY3D *P, runtime::CopyNodeParams &Out);
+CUDA_MEMCPY3D memcpy3DOf(const runtime::CopyNodeParams &C);
 
 // ---- images -----------------------------------------------------------------------
 // The PTX of an image given to cuModuleLoadData / cuLibraryLoadData / cuModuleLoadFatBinary:

@@ -4,8 +4,10 @@
 // the runtime API uses: CUgraph = runtime::Graph *, CUgraphNode =
 // runtime::GraphNode *, CUgraphExec = runtime::GraphExec *, checked against
 // the graph registry. Converts CUDA_KERNEL_NODE_PARAMS (v1 and v2; a CUfunction
-// or a CUkernel), CUDA_MEMCPY3D over linear memory, CUDA_MEMSET_NODE_PARAMS and
-// CUDA_HOST_NODE_PARAMS to the core's node parameters and back. Every export
+// or a CUkernel), CUDA_MEMCPY3D (arrays resolved by Texture.cpp), CUDA_MEMSET_NODE_PARAMS,
+// CUDA_HOST_NODE_PARAMS and CUDA_MEM_ALLOC_NODE_PARAMS to the core's node parameters and
+// back; stream-ordered allocation (cuMemAllocAsync / cuMemFreeAsync: graph allocation and
+// free nodes while the stream captures). Every export
 // carries its exact symbol name (DRV below), since cuda.h maps many of the
 // names to their newest _vN with macros, and the older versions (cuGraphGetEdges,
 // cuGraphInstantiate, cuStreamGetCaptureInfo, cuGraphExecUpdate, ...) still
@@ -133,33 +135,9 @@ template <class T> void kernelParamsOut(runtime::GraphNode &N, T *P) {
   P->extra = nullptr;
 }
 
-CUresult base(CUmemorytype T, const void *Host, CUdeviceptr Dev, CUarray Arr, uint64_t &Out) {
-  if (Arr || T == CU_MEMORYTYPE_ARRAY) return unsupported("cuGraphAddMemcpyNode (CUDA arrays)");
-  if (T == CU_MEMORYTYPE_HOST) Out = reinterpret_cast<uint64_t>(Host);
-  else if (T == CU_MEMORYTYPE_DEVICE || T == CU_MEMORYTYPE_UNIFIED) Out = Dev;
-  else return CUDA_ERROR_INVALID_VALUE;
-  return Out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
 CUresult copyParams(const CUDA_MEMCPY3D *P, runtime::CopyNodeParams &Out) {
   if (!P || !P->WidthInBytes) return CUDA_ERROR_INVALID_VALUE;
-  uint64_t S = 0, D = 0;
-  if (CUresult Rr = base(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray, S)) return Rr;
-  if (CUresult Rr = base(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray, D)) return Rr;
-  uint64_t SP = P->srcPitch ? P->srcPitch : P->WidthInBytes, DP = P->dstPitch ? P->dstPitch : P->WidthInBytes;
-  uint64_t H = std::max<size_t>(P->Height, 1);
-  uint64_t SR = P->srcHeight ? P->srcHeight : H, DR = P->dstHeight ? P->dstHeight : H;
-  Out.src = S + (P->srcZ * SR + P->srcY) * SP + P->srcXInBytes;
-  Out.dst = D + (P->dstZ * DR + P->dstY) * DP + P->dstXInBytes;
-  Out.widthBytes = P->WidthInBytes;
-  Out.height = H;
-  Out.depth = std::max<size_t>(P->Depth, 1);
-  Out.srcPitch = SP;
-  Out.dstPitch = DP;
-  Out.srcRows = SR;
-  Out.dstRows = DR;
-  Out.kind = runtime::MemcpyKind::Default;
-  return CUDA_SUCCESS;
+  return memcpy3DParams(P, Out);
 }
 
 CUresult fillParams(const CUDA_MEMSET_NODE_PARAMS *P, runtime::FillNodeParams &Out) {
@@ -273,10 +251,15 @@ CUresult upload(CUgraphExec E, CUstream H, bool PT) {
   runtime::Stream *S;
   return resolveStream(H, PT, &S); // nodes are submitted at launch; nothing to upload ahead
 }
-CUresult instantiate(CUgraphExec *Out, CUgraph G, unsigned long long Flags) {
+CUresult instantiate(CUgraphExec *Out, CUgraph G, unsigned long long Flags, int *Result = nullptr,
+                     const runtime::GraphNode **ErrNode = nullptr, bool WithParams = false) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return CUDA_ERROR_INVALID_VALUE;
-  auto E = R().instantiate(*Gp, Flags);
+  // The upload flag needs a stream: cuGraphInstantiateWithParams only (the H200's answer).
+  if (!WithParams && (Flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C = nullptr;
+  (void)currentContext(&C);
+  auto E = R().instantiate(*Gp, Flags, Result, ErrNode, C ? C->core : nullptr);
   if (!E) return fail(E.takeError(), "cuGraphInstantiate");
   *Out = reinterpret_cast<CUgraphExec>(*E);
   return CUDA_SUCCESS;
@@ -364,6 +347,7 @@ DRV(cuGraphDestroy, (CUgraph G)) {
 DRV(cuGraphClone, (CUgraph * Out, CUgraph G)) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return CUDA_ERROR_INVALID_VALUE;
+  if (Gp->hasMemoryNodes()) return unsupported("cuGraphClone (a graph with memory allocation / free nodes)");
   *Out = reinterpret_cast<CUgraph>(R().adopt(Gp->clone()));
   return CUDA_SUCCESS;
 }
@@ -637,4 +621,132 @@ DRV(cuGraphExecUpdate_v2, (CUgraphExec E, CUgraph G, CUgraphExecUpdateResultInfo
     Info->errorFromNode = nullptr;
   }
   return Rr;
+}
+
+// ---- memcpy parameters back, memory nodes, stream-ordered allocation ------------------------
+DRV(cuGraphMemcpyNodeGetParams, (CUgraphNode Nh, CUDA_MEMCPY3D *P)) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || !P || N->kind != runtime::GraphNodeKind::Memcpy) return CUDA_ERROR_INVALID_VALUE;
+  *P = memcpy3DOf(N->copy);
+  return CUDA_SUCCESS;
+}
+
+DRV(cuGraphAddMemAllocNode, (CUgraphNode * Out, CUgraph Gh, const CUgraphNode *D, size_t N,
+                             CUDA_MEM_ALLOC_NODE_PARAMS *P)) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!Out || !G || !P || !depsOf(*G, D, N, Deps)) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult Rr = currentContext(&C)) return Rr;
+  const CUmemPoolProps &Pp = P->poolProps;
+  if (Pp.allocType != CU_MEM_ALLOCATION_TYPE_PINNED || Pp.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+      Pp.location.id != C->device || P->bytesize == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (P->accessDescCount != 0) return unsupported("cuGraphAddMemAllocNode (peer access descriptors)");
+  auto Node = runtime::addAllocNode(*G, *C->core, P->bytesize, Deps);
+  if (!Node) return fail(Node.takeError(), "cuGraphAddMemAllocNode");
+  P->dptr = (*Node)->alloc->base();
+  *Out = handle(*Node);
+  return CUDA_SUCCESS;
+}
+DRV(cuGraphAddMemFreeNode, (CUgraphNode * Out, CUgraph Gh, const CUgraphNode *D, size_t N, CUdeviceptr Ptr)) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!Out || !G || !depsOf(*G, D, N, Deps)) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C;
+  if (CUresult Rr = currentContext(&C)) return Rr;
+  auto Node = runtime::addFreeNode(*G, *C->core, Ptr, Deps);
+  if (!Node) return fail(Node.takeError(), "cuGraphAddMemFreeNode");
+  *Out = handle(*Node);
+  return CUDA_SUCCESS;
+}
+DRV(cuGraphMemAllocNodeGetParams, (CUgraphNode Nh, CUDA_MEM_ALLOC_NODE_PARAMS *P)) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || !P || N->kind != runtime::GraphNodeKind::MemAlloc || !N->alloc) return CUDA_ERROR_INVALID_VALUE;
+  std::memset(P, 0, sizeof *P);
+  P->poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  P->poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  P->poolProps.location.id = N->alloc->device();
+  P->bytesize = N->alloc->bytes();
+  P->dptr = N->alloc->base();
+  return CUDA_SUCCESS;
+}
+DRV(cuGraphMemFreeNodeGetParams, (CUgraphNode Nh, CUdeviceptr *Ptr)) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || !Ptr || N->kind != runtime::GraphNodeKind::MemFree) return CUDA_ERROR_INVALID_VALUE;
+  *Ptr = N->freePtr;
+  return CUDA_SUCCESS;
+}
+DRV(cuDeviceGraphMemTrim, (CUdevice Dev)) {
+  runtime::Device *D;
+  return device(Dev, &D); // graph memory is released with its graph; nothing is cached
+}
+
+namespace {
+CUresult allocAsync(CUdeviceptr *P, size_t Bytes, CUstream H, bool PT) {
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  runtime::Stream *S;
+  if (CUresult Rr = resolveStream(H, PT, &S)) return Rr;
+  auto A = runtime::allocAsync(*S, Bytes);
+  if (!A) return fail(A.takeError(), "cuMemAllocAsync");
+  *P = *A;
+  return CUDA_SUCCESS;
+}
+CUresult freeAsync(CUdeviceptr P, CUstream H, bool PT) {
+  if (!P) return CUDA_ERROR_INVALID_VALUE;
+  runtime::Stream *S;
+  if (CUresult Rr = resolveStream(H, PT, &S)) return Rr;
+  return fail(runtime::freeAsync(*S, P), "cuMemFreeAsync");
+}
+} // namespace
+DRV(cuMemAllocAsync, (CUdeviceptr * P, size_t Bytes, CUstream H)) { return allocAsync(P, Bytes, H, false); }
+DRV(cuMemAllocAsync_ptsz, (CUdeviceptr * P, size_t Bytes, CUstream H)) { return allocAsync(P, Bytes, H, true); }
+DRV(cuMemFreeAsync, (CUdeviceptr P, CUstream H)) { return freeAsync(P, H, false); }
+DRV(cuMemFreeAsync_ptsz, (CUdeviceptr P, CUstream H)) { return freeAsync(P, H, true); }
+
+// ---- node enable / disable, instantiation with parameters ----------------------------------
+DRV(cuGraphNodeSetEnabled, (CUgraphExec E, CUgraphNode Nh, unsigned On)) {
+  runtime::GraphExec *X = execOf(E);
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!X || !N) return CUDA_ERROR_INVALID_VALUE;
+  return fail(X->setEnabled(N, On != 0), "cuGraphNodeSetEnabled");
+}
+DRV(cuGraphNodeGetEnabled, (CUgraphExec E, CUgraphNode Nh, unsigned *On)) {
+  runtime::GraphExec *X = execOf(E);
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!X || !N || !On) return CUDA_ERROR_INVALID_VALUE;
+  auto Rr = X->enabled(N);
+  if (!Rr) return fail(Rr.takeError(), "cuGraphNodeGetEnabled");
+  *On = *Rr;
+  return CUDA_SUCCESS;
+}
+
+namespace {
+CUresult instantiateWithParams(CUgraphExec *Out, CUgraph G, CUDA_GRAPH_INSTANTIATE_PARAMS *P, bool PT) {
+  if (!Out || !graphOf(G) || !P) return CUDA_ERROR_INVALID_VALUE;
+  P->hErrNode_out = nullptr;
+  constexpr cuuint64_t Known = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD |
+                               CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+  if (P->flags & ~Known) {
+    P->result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  int Result = 0;
+  const runtime::GraphNode *ErrNode = nullptr;
+  CUresult Rr = instantiate(Out, G, P->flags, &Result, &ErrNode, true);
+  if (Rr) {
+    P->result_out = CUgraphInstantiateResult(Result ? Result : int(CUDA_GRAPH_INSTANTIATE_ERROR));
+    P->hErrNode_out = ErrNode ? handle(ErrNode) : nullptr;
+    return Rr;
+  }
+  P->result_out = CUDA_GRAPH_INSTANTIATE_SUCCESS;
+  if (P->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD) return upload(*Out, P->hUploadStream, PT);
+  return CUDA_SUCCESS;
+}
+} // namespace
+DRV(cuGraphInstantiateWithParams, (CUgraphExec * Out, CUgraph G, CUDA_GRAPH_INSTANTIATE_PARAMS *P)) {
+  return instantiateWithParams(Out, G, P, false);
+}
+DRV(cuGraphInstantiateWithParams_ptsz, (CUgraphExec * Out, CUgraph G, CUDA_GRAPH_INSTANTIATE_PARAMS *P)) {
+  return instantiateWithParams(Out, G, P, true);
 }

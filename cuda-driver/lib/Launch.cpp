@@ -22,6 +22,8 @@ CUresult launch(CUfunction Fn, runtime::LaunchConfig C, CUstream H, void **Param
   if (CUresult R = resolveFunction(Fn, &F)) return R;
   runtime::Stream *S;
   if (CUresult R = resolveStream(H, PerThread, &S)) return R;
+  // A function of one context on a stream of another (created contexts): the H200's answer.
+  if (&F->core->module().context() != &S->context()) return CUDA_ERROR_INVALID_HANDLE;
   if (C.dynamicSharedBytes > 0 && F->maxDynamicShared > 0 && C.dynamicSharedBytes > uint32_t(F->maxDynamicShared))
     return CUDA_ERROR_INVALID_VALUE;
   if (!Extra) {

@@ -70,25 +70,9 @@ CUresult fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, size_t Count, C
   return fail(PerThread ? S->synchronize() : S->drain(), "cuMemset");
 }
 
-// Rows of a 2D copy / memset, each a unified-address copy.
+// 2D copies (arrays included) are Texture.cpp's copy2DParams: one core copy3D.
 CUresult copy2D(const CUDA_MEMCPY2D *P, CUstream H, bool Async, bool PerThread) {
-  if (!P) return CUDA_ERROR_INVALID_VALUE;
-  auto Base = [](CUmemorytype T, const void *Host, CUdeviceptr Dev, CUarray Arr, uint64_t &Out) {
-    if (T == CU_MEMORYTYPE_HOST) { Out = reinterpret_cast<uint64_t>(Host); return CUDA_SUCCESS; }
-    if (T == CU_MEMORYTYPE_DEVICE || T == CU_MEMORYTYPE_UNIFIED) { Out = Dev; return CUDA_SUCCESS; }
-    (void)Arr;
-    return unsupported("cuMemcpy2D (CUDA arrays)");
-  };
-  uint64_t Src = 0, Dst = 0;
-  if (CUresult R = Base(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray, Src)) return R;
-  if (CUresult R = Base(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray, Dst)) return R;
-  for (size_t Row = 0; Row < P->Height; ++Row) {
-    uint64_t S = Src + (P->srcY + Row) * P->srcPitch + P->srcXInBytes;
-    uint64_t D = Dst + (P->dstY + Row) * P->dstPitch + P->dstXInBytes;
-    CUresult R = Async ? copyAsync(D, S, P->WidthInBytes, H, PerThread) : copySync(D, S, P->WidthInBytes, PerThread);
-    if (R) return R;
-  }
-  return CUDA_SUCCESS;
+  return copy2DParams(P, H, Async, PerThread);
 }
 
 uint64_t U(const void *P) { return reinterpret_cast<uint64_t>(P); }
@@ -242,7 +226,11 @@ static CUresult pointerAttribute(void *Data, CUpointer_attribute A, CUdeviceptr 
   auto Al = C->core->memory().find(P);
   if (!Al) return CUDA_ERROR_INVALID_VALUE;
   switch (A) {
-  case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext *>(Data) = reinterpret_cast<CUcontext>(C); break;
+  case CU_POINTER_ATTRIBUTE_CONTEXT: { // the allocating context (the device's contexts share one address space)
+    DrvContext *Owner = contextOf(static_cast<const runtime::Context *>(Al->owner));
+    *static_cast<CUcontext *>(Data) = reinterpret_cast<CUcontext>(Owner ? Owner : C);
+    break;
+  }
   case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
     *static_cast<unsigned *>(Data) = Al->kind == runtime::MemoryKind::Pinned ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
     break;

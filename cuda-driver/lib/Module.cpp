@@ -233,6 +233,13 @@ CUresult cuModuleLoad(CUmodule *Mod, const char *Path) {
   return loadImage(Data.data(), "cuModuleLoad", reinterpret_cast<DrvModule **>(Mod));
 }
 
+void cudadrv::forgetLibraryModules(DrvContext *C) {
+  HandleTable::get().forEach<DrvLibrary>([&](DrvLibrary *L) {
+    std::lock_guard<std::mutex> G(L->mu);
+    L->modules.erase(C);
+  });
+}
+
 CUresult cuModuleUnload(CUmodule Mod) {
   auto *M = reinterpret_cast<DrvModule *>(Mod);
   if (!HandleTable::get().live<DrvModule>(M)) return CUDA_ERROR_INVALID_HANDLE;

@@ -50,6 +50,9 @@ CUresult toResult(runtime::Errc C) {
   case Errc::CapturedEvent: return CUDA_ERROR_CAPTURED_EVENT;
   case Errc::StreamCaptureWrongThread: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
   case Errc::GraphExecUpdateFailure: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  // The driver API has no codes of their own for these: invalid arguments.
+  case Errc::InvalidChannelDescriptor: case Errc::InvalidFilterSetting: case Errc::InvalidNormSetting:
+  case Errc::InvalidPitchValue: return CUDA_ERROR_INVALID_VALUE;
   case Errc::Unknown: return CUDA_ERROR_UNKNOWN;
   }
   return CUDA_ERROR_UNKNOWN;
@@ -140,10 +143,19 @@ std::vector<DrvContext *> &contextStack() {
   return Stack;
 }
 
+DrvContext *contextOf(const runtime::Context *Core) {
+  DrvContext *Found = nullptr;
+  HandleTable::get().forEach<DrvContext>([&](DrvContext *C) {
+    if (C->core == Core) Found = C;
+  });
+  return Found;
+}
+
 CUresult currentContext(DrvContext **Out) {
   if (!Initialized.load()) return CUDA_ERROR_NOT_INITIALIZED;
   auto &S = contextStack();
-  if (S.empty() || !S.back()) return CUDA_ERROR_INVALID_CONTEXT;
+  // A context destroyed (cuCtxDestroy, maybe by another thread) stays on stacks as a dead handle.
+  if (S.empty() || !S.back() || !HandleTable::get().live<DrvContext>(S.back())) return CUDA_ERROR_INVALID_CONTEXT;
   *Out = S.back();
   return CUDA_SUCCESS;
 }

@@ -118,8 +118,8 @@ CUresult cuStreamGetCtx(CUstream H, CUcontext *Ctx) {
   if (!Ctx) return CUDA_ERROR_INVALID_VALUE;
   runtime::Stream *S;
   if (CUresult R = streamInfo(H, false, &S)) return R;
-  DrvContext *C;
-  if (CUresult R = currentContext(&C)) return R;
+  DrvContext *C = contextOf(&S->context());
+  if (!C && currentContext(&C)) return CUDA_ERROR_INVALID_CONTEXT;
   *Ctx = reinterpret_cast<CUcontext>(C);
   return CUDA_SUCCESS;
 }

@@ -59,6 +59,10 @@ cudaError_t toCuda(runtime::Errc C) {
   case Errc::CapturedEvent: return cudaErrorCapturedEvent;
   case Errc::StreamCaptureWrongThread: return cudaErrorStreamCaptureWrongThread;
   case Errc::GraphExecUpdateFailure: return cudaErrorGraphExecUpdateFailure;
+  case Errc::InvalidChannelDescriptor: return cudaErrorInvalidChannelDescriptor;
+  case Errc::InvalidFilterSetting: return cudaErrorInvalidFilterSetting;
+  case Errc::InvalidNormSetting: return cudaErrorInvalidNormSetting;
+  case Errc::InvalidPitchValue: return cudaErrorInvalidPitchValue;
   case Errc::Unknown: return cudaErrorUnknown;
   }
   return cudaErrorUnknown;

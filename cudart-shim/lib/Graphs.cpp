@@ -6,8 +6,10 @@
 // against the graph registry before use (a dead or foreign handle is
 // cudaErrorInvalidValue, as CUDA answers for null ones). Here: converting
 // cudaKernelNodeParams / cudaMemcpy3DParms / cudaMemsetParams /
-// cudaHostNodeParams to the core's node parameters and back, and the capture
-// calls on the shim's stream handles.
+// cudaHostNodeParams / cudaMemAllocNodeParams to the core's node parameters
+// and back, the capture calls on the shim's stream handles, and
+// stream-ordered allocation (cudaMallocAsync / cudaFreeAsync: graph
+// allocation and free nodes while the stream captures).
 //
 //===----------------------------------------------------------------------===//
 #include "Shim.h"
@@ -113,28 +115,7 @@ runtime::MemcpyKind kindOf(cudaMemcpyKind K) {
 }
 
 cudaError_t copyParams(const cudaMemcpy3DParms *P, runtime::CopyNodeParams &Out) {
-  if (!P) return cudaErrorInvalidValue;
-  if (P->srcArray || P->dstArray) {
-    note("cudaGraphAddMemcpyNode: copies with CUDA arrays are not supported");
-    return cudaErrorNotSupported;
-  }
-  if (unsigned(P->kind) > unsigned(cudaMemcpyDefault)) return cudaErrorInvalidMemcpyDirection;
-  const cudaPitchedPtr &S = P->srcPtr, &D = P->dstPtr;
-  if (!S.ptr || !D.ptr || !P->extent.width) return cudaErrorInvalidValue;
-  uint64_t SP = S.pitch ? S.pitch : P->extent.width, DP = D.pitch ? D.pitch : P->extent.width;
-  uint64_t SR = S.ysize ? S.ysize : std::max<size_t>(P->extent.height, 1);
-  uint64_t DR = D.ysize ? D.ysize : std::max<size_t>(P->extent.height, 1);
-  Out.src = reinterpret_cast<uint64_t>(S.ptr) + (P->srcPos.z * SR + P->srcPos.y) * SP + P->srcPos.x;
-  Out.dst = reinterpret_cast<uint64_t>(D.ptr) + (P->dstPos.z * DR + P->dstPos.y) * DP + P->dstPos.x;
-  Out.widthBytes = P->extent.width;
-  Out.height = std::max<size_t>(P->extent.height, 1);
-  Out.depth = std::max<size_t>(P->extent.depth, 1);
-  Out.srcPitch = SP;
-  Out.dstPitch = DP;
-  Out.srcRows = SR;
-  Out.dstRows = DR;
-  Out.kind = kindOf(P->kind);
-  return cudaSuccess;
+  return memcpy3DParams(P, Out, "cudaGraphMemcpyNode");
 }
 
 cudaError_t copy1D(void *Dst, const void *Src, size_t Count, cudaMemcpyKind Kind, runtime::CopyNodeParams &Out) {
@@ -306,6 +287,10 @@ cudaError_t cudaGraphDestroy(cudaGraph_t G) {
 cudaError_t cudaGraphClone(cudaGraph_t *Out, cudaGraph_t G) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return invalid();
+  if (Gp->hasMemoryNodes()) { // their allocations belong to one graph
+    note("cudaGraphClone: a graph with memory allocation / free nodes cannot be cloned");
+    return recordError(cudaErrorNotSupported);
+  }
   *Out = reinterpret_cast<cudaGraph_t>(R().adopt(Gp->clone()));
   return cudaSuccess;
 }
@@ -531,6 +516,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t Nh) {
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Out, cudaGraph_t G, unsigned long long Flags) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return invalid();
+  if (Flags & cudaGraphInstantiateFlagUpload) return invalid(); // needs a stream: WithParams only (the H200's answer)
   auto E = R().instantiate(*Gp, Flags);
   if (!E) return fromError(E.takeError(), "cudaGraphInstantiate");
   *Out = reinterpret_cast<cudaGraphExec_t>(*E);
@@ -603,6 +589,198 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t E, cudaGraph_t G, cudaGraphExecU
     Info->errorFromNode = nullptr;
   }
   return fromError(std::move(Err), "cudaGraphExecUpdate");
+}
+
+
+// ---- memcpy nodes: parameters back, __device__ symbols -------------------------------------
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t Nh, cudaMemcpy3DParms *P) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || !P || N->kind != runtime::GraphNodeKind::Memcpy) return invalid();
+  *P = memcpy3DParamsOf(N->copy);
+  return cudaSuccess;
+}
+
+} // extern "C"
+
+namespace {
+// Count bytes at byte Off of a registered __device__ / __constant__ variable and Host memory.
+cudaError_t symbolCopy(const void *Sym, size_t Off, size_t Count, void *Other, bool ToSymbol, cudaMemcpyKind K,
+                       runtime::CopyNodeParams &Out) {
+  uint64_t A;
+  size_t Size;
+  if (cudaError_t E = symbolAddress(Sym, &A, &Size)) return E;
+  if (Off > Size || Count > Size - Off) return cudaErrorInvalidValue;
+  if (K != cudaMemcpyDefault && (ToSymbol ? (K != cudaMemcpyHostToDevice && K != cudaMemcpyDeviceToDevice)
+                                            : (K != cudaMemcpyDeviceToHost && K != cudaMemcpyDeviceToDevice)))
+    return cudaErrorInvalidMemcpyDirection;
+  void *Var = reinterpret_cast<void *>(A + Off);
+  return ToSymbol ? copy1D(Var, Other, Count, K, Out) : copy1D(Other, Var, Count, K, Out);
+}
+} // namespace
+
+extern "C" {
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *Out, cudaGraph_t G, const cudaGraphNode_t *D, size_t N,
+                                           const void *Sym, const void *Src, size_t Count, size_t Off,
+                                           cudaMemcpyKind K) {
+  return addNode(Out, G, D, N, runtime::GraphNodeKind::Memcpy, [&](runtime::GraphNode &Nd) {
+    return symbolCopy(Sym, Off, Count, const_cast<void *>(Src), true, K, Nd.copy);
+  });
+}
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *Out, cudaGraph_t G, const cudaGraphNode_t *D, size_t N,
+                                             void *Dst, const void *Sym, size_t Count, size_t Off, cudaMemcpyKind K) {
+  return addNode(Out, G, D, N, runtime::GraphNodeKind::Memcpy,
+                 [&](runtime::GraphNode &Nd) { return symbolCopy(Sym, Off, Count, Dst, false, K, Nd.copy); });
+}
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t Nh, const void *Sym, const void *Src, size_t Count,
+                                                 size_t Off, cudaMemcpyKind K) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || N->kind != runtime::GraphNodeKind::Memcpy) return invalid();
+  return recordError(symbolCopy(Sym, Off, Count, const_cast<void *>(Src), true, K, N->copy));
+}
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t Nh, void *Dst, const void *Sym, size_t Count,
+                                                   size_t Off, cudaMemcpyKind K) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || N->kind != runtime::GraphNodeKind::Memcpy) return invalid();
+  return recordError(symbolCopy(Sym, Off, Count, Dst, false, K, N->copy));
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t E, cudaGraphNode_t Nh, const void *Sym,
+                                                     const void *Src, size_t Count, size_t Off, cudaMemcpyKind K) {
+  runtime::GraphNode *X = execNode(E, Nh, runtime::GraphNodeKind::Memcpy);
+  if (!X) return invalid();
+  return recordError(symbolCopy(Sym, Off, Count, const_cast<void *>(Src), true, K, X->copy));
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t E, cudaGraphNode_t Nh, void *Dst,
+                                                       const void *Sym, size_t Count, size_t Off, cudaMemcpyKind K) {
+  runtime::GraphNode *X = execNode(E, Nh, runtime::GraphNodeKind::Memcpy);
+  if (!X) return invalid();
+  return recordError(symbolCopy(Sym, Off, Count, Dst, false, K, X->copy));
+}
+
+// ---- memory nodes and stream-ordered allocation --------------------------------------------
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const cudaGraphNode_t *D, size_t N,
+                                     cudaMemAllocNodeParams *P) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!Out || !G || !P || !depsOf(*G, D, N, Deps)) return invalid();
+  const cudaMemPoolProps &Pp = P->poolProps;
+  if (Pp.allocType != cudaMemAllocationTypePinned || Pp.location.type != cudaMemLocationTypeDevice ||
+      Pp.location.id != currentDevice() || P->bytesize == 0)
+    return invalid();
+  if (P->accessDescCount != 0) {
+    note("cudaGraphAddMemAllocNode: peer access descriptors are not supported (one device)");
+    return recordError(cudaErrorNotSupported);
+  }
+  SHIM_CONTEXT(C);
+  auto Node = runtime::addAllocNode(*G, *C, P->bytesize, Deps);
+  if (!Node) return fromError(Node.takeError(), "cudaGraphAddMemAllocNode");
+  P->dptr = reinterpret_cast<void *>((*Node)->alloc->base());
+  *Out = handle(*Node);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const cudaGraphNode_t *D, size_t N,
+                                    void *Ptr) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!Out || !G || !depsOf(*G, D, N, Deps)) return invalid();
+  SHIM_CONTEXT(C);
+  auto Node = runtime::addFreeNode(*G, *C, reinterpret_cast<uint64_t>(Ptr), Deps);
+  if (!Node) return fromError(Node.takeError(), "cudaGraphAddMemFreeNode");
+  *Out = handle(*Node);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t Nh, cudaMemAllocNodeParams *P) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || !P || N->kind != runtime::GraphNodeKind::MemAlloc || !N->alloc) return invalid();
+  std::memset(P, 0, sizeof *P);
+  P->poolProps.allocType = cudaMemAllocationTypePinned;
+  P->poolProps.location.type = cudaMemLocationTypeDevice;
+  P->poolProps.location.id = N->alloc->device();
+  P->bytesize = N->alloc->bytes();
+  P->dptr = reinterpret_cast<void *>(N->alloc->base());
+  return cudaSuccess;
+}
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t Nh, void *Ptr) {
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!N || !Ptr || N->kind != runtime::GraphNodeKind::MemFree) return invalid();
+  *static_cast<void **>(Ptr) = reinterpret_cast<void *>(N->freePtr);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGraphMemTrim(int Device) {
+  if (Device < 0 || Device >= 1) return recordError(cudaErrorInvalidDevice);
+  return cudaSuccess; // graph memory is released when its graph goes; nothing is cached
+}
+
+static cudaError_t mallocAsync(void **P, size_t N, cudaStream_t S, bool PT) {
+  if (!P) return invalid();
+  SHIM_CONTEXT(C);
+  cudaError_t Err = cudaSuccess;
+  runtime::Stream *St = stream(*C, S, PT, &Err);
+  if (!St) return recordError(Err);
+  auto A = runtime::allocAsync(*St, N);
+  if (!A) return fromError(A.takeError(), "cudaMallocAsync");
+  *P = reinterpret_cast<void *>(*A);
+  return cudaSuccess;
+}
+static cudaError_t freeAsync(void *P, cudaStream_t S, bool PT) {
+  SHIM_CONTEXT(C);
+  if (!P) return invalid();
+  cudaError_t Err = cudaSuccess;
+  runtime::Stream *St = stream(*C, S, PT, &Err);
+  if (!St) return recordError(Err);
+  return fromError(runtime::freeAsync(*St, reinterpret_cast<uint64_t>(P)), "cudaFreeAsync");
+}
+cudaError_t cudaMallocAsync(void **P, size_t N, cudaStream_t S) { return mallocAsync(P, N, S, false); }
+cudaError_t cudaMallocAsync_ptsz(void **P, size_t N, cudaStream_t S) { return mallocAsync(P, N, S, true); }
+cudaError_t cudaFreeAsync(void *P, cudaStream_t S) { return freeAsync(P, S, false); }
+cudaError_t cudaFreeAsync_ptsz(void *P, cudaStream_t S) { return freeAsync(P, S, true); }
+
+// ---- node enable / disable, instantiation with parameters ----------------------------------
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t E, cudaGraphNode_t Nh, unsigned On) {
+  runtime::GraphExec *X = execOf(E);
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!X || !N) return invalid();
+  return fromError(X->setEnabled(N, On != 0), "cudaGraphNodeSetEnabled");
+}
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t E, cudaGraphNode_t Nh, unsigned *On) {
+  runtime::GraphExec *X = execOf(E);
+  runtime::GraphNode *N = nodeOf(Nh);
+  if (!X || !N || !On) return invalid();
+  auto R = X->enabled(N);
+  if (!R) return fromError(R.takeError(), "cudaGraphNodeGetEnabled");
+  *On = *R;
+  return cudaSuccess;
+}
+
+static cudaError_t instantiateWithParams(cudaGraphExec_t *Out, cudaGraph_t G, cudaGraphInstantiateParams *P, bool PT) {
+  runtime::Graph *Gp = graphOf(G);
+  if (!Out || !Gp || !P) return invalid();
+  P->errNode_out = nullptr;
+  constexpr unsigned long long Known = cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+                                       cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority;
+  if (P->flags & ~Known) {
+    P->result_out = cudaGraphInstantiateError;
+    return invalid();
+  }
+  int Result = 0;
+  const runtime::GraphNode *ErrNode = nullptr;
+  cudaError_t CErr = cudaSuccess;
+  auto E = R().instantiate(*Gp, P->flags, &Result, &ErrNode, context(&CErr));
+  if (!E) {
+    P->result_out = cudaGraphInstantiateResult(Result ? Result : int(cudaGraphInstantiateError));
+    P->errNode_out = ErrNode ? handle(const_cast<runtime::GraphNode *>(ErrNode)) : nullptr;
+    return fromError(E.takeError(), "cudaGraphInstantiateWithParams");
+  }
+  P->result_out = cudaGraphInstantiateSuccess;
+  *Out = reinterpret_cast<cudaGraphExec_t>(*E);
+  if (P->flags & cudaGraphInstantiateFlagUpload) return upload(*Out, P->uploadStream, PT);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *Out, cudaGraph_t G, cudaGraphInstantiateParams *P) {
+  return instantiateWithParams(Out, G, P, false);
+}
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *Out, cudaGraph_t G, cudaGraphInstantiateParams *P) {
+  return instantiateWithParams(Out, G, P, true);
 }
 
 } // extern "C"

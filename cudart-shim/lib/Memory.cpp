@@ -128,7 +128,6 @@ bool isKernelAccessible(const void *P, size_t N) {
 extern "C" {
 
 cudaError_t cudaMalloc(void **P, size_t N) { return alloc(P, N, runtime::MemoryKind::Device, "cudaMalloc"); }
-cudaError_t cudaMallocAsync(void **P, size_t N, cudaStream_t) { return cudaMalloc(P, N); }
 cudaError_t cudaMallocHost(void **P, size_t N) { return alloc(P, N, runtime::MemoryKind::Pinned, "cudaMallocHost"); }
 cudaError_t cudaHostAlloc(void **P, size_t N, unsigned) { return alloc(P, N, runtime::MemoryKind::Pinned, "cudaHostAlloc"); }
 cudaError_t cudaMallocManaged(void **P, size_t N, unsigned) {
@@ -136,7 +135,6 @@ cudaError_t cudaMallocManaged(void **P, size_t N, unsigned) {
 }
 cudaError_t cudaFree(void *P) { return release(P, false, "cudaFree"); }
 cudaError_t cudaFree_v2(void *P) { return cudaFree(P); }
-cudaError_t cudaFreeAsync(void *P, cudaStream_t) { return cudaFree(P); }
 cudaError_t cudaFreeHost(void *P) { return release(P, true, "cudaFreeHost"); }
 cudaError_t cudaHostGetDevicePointer(void **D, void *H, unsigned) {
   if (!D || !isKernelAccessible(H, 1)) return recordError(cudaErrorInvalidValue);

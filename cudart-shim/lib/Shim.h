@@ -19,6 +19,10 @@
 #include <cstddef>
 #include <string>
 
+namespace runtime {
+struct CopyNodeParams;
+}
+
 namespace cudartshim {
 
 // "ptx2amd-shim: <Msg>" on stderr (through the "shim" logger at warn level).
@@ -53,6 +57,11 @@ cudaError_t functionOf(KernelEntry *K, runtime::Function **F);
 cudaError_t symbolAddress(const void *Symbol, uint64_t *Addr, size_t *Size);
 // The PTX ISA target (sm_XX as a number) the kernel's module was read for.
 uint32_t ptxArchOf(KernelEntry *K);
+
+// Textures.cpp: cudaMemcpy3DParms (array endpoints: positions and extent in
+// elements; pitched pointers: bytes) <-> the core's resolved copy.
+cudaError_t memcpy3DParams(const cudaMemcpy3DParms *P, runtime::CopyNodeParams &Out, const char *Call);
+cudaMemcpy3DParms memcpy3DParamsOf(const runtime::CopyNodeParams &C);
 
 } // namespace cudartshim
 

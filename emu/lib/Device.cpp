@@ -124,7 +124,7 @@ struct Device::Impl {
 
   Error launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args);
   // Emits the launch's printf records; true when one is a failed assertion's.
-  bool drainPrintf(ModuleImage &Img, uint64_t Cap);
+  bool drainPrintf(ModuleImage &Img, uint64_t Cap, const std::function<void(StringRef)> &Sink);
 };
 
 Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
@@ -327,7 +327,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   L.W = kernelWaveSize(*F);
   L.maxWaveInstructions = Opts.maxWaveInstructions;
   if (const char *T = getenv("EMU_TRACE")) L.trace = T[0] == '1';
-  L.printfSink = &Opts.printfSink;
+  L.printfSink = Cfg.printfSink ? Cfg.printfSink : &Opts.printfSink;
   std::string Policy = policyOf(*F);
   bool Pad = ::support::parseWarpPolicyName(Policy) == ::support::WarpPolicy::Pad;
   if (Cfg.grid.count() == 0 || Cfg.block.count() == 0) return limitErr(::support::Resource::BlockThreads, "launch of '" + Name + "' with an empty grid or block");
@@ -614,11 +614,11 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     C.waveInstructions += L.waveInstrs.load();
   }
   // The device library's __assertfail prints a flagged record, then traps.
-  bool AssertRecord = PrintfGlobal && drainPrintf(Img, PrintfCap);
+  bool AssertRecord = PrintfGlobal && drainPrintf(Img, PrintfCap, *L.printfSink);
   return L.takeError(AssertRecord);
 }
 
-bool Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap) {
+bool Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap, const std::function<void(StringRef)> &Sink) {
   uint8_t *B = A->host(Img.printfBuf);
   uint64_t Used;
   std::memcpy(&Used, B + 8, 8);
@@ -650,7 +650,7 @@ bool Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap) {
     At += Rec;
   }
   if (Out.empty()) return SawAssert;
-  if (Opts.printfSink) Opts.printfSink(Out);
+  if (Sink) Sink(Out);
   else { fwrite(Out.data(), 1, Out.size(), stdout); fflush(stdout); }
   return SawAssert;
 }

@@ -277,7 +277,7 @@ struct LaunchState {
   support::Resource errorResource = support::Resource::Unspecified;
   std::string errorConstruct;
   std::mutex printMu;
-  std::function<void(llvm::StringRef)> *printfSink = nullptr;
+  const std::function<void(llvm::StringRef)> *printfSink = nullptr;
   /// Records the first failure and stops the launch.
   void fail(std::string Msg, support::FaultKind K) { record(std::move(Msg), ErrorClass::Fault, K, {}, {}); }
   void failUnsupported(std::string Msg, std::string Construct) {

@@ -134,6 +134,7 @@ public:
     C.block = {P.block.x, P.block.y, P.block.z};
     C.dynamicLdsBytes = P.dynamicLdsBytes;
     C.cooperative = P.cooperative;
+    if (P.printfSink) C.printfSink = &P.printfSink;
     llvm::Error E = D->launch(*static_cast<EmuModule &>(BM).M, K.name, C, Ptrs.data());
     llvm::Error W = syncFromDevice(**M);
     if (E) {

@@ -222,7 +222,11 @@ public:
     llvm::Error E = D->launch(*M.P, K.name, C, Ptrs.data());
     llvm::Error W = syncFromDevice(**Mv);
     PrintfDrain Printed = drainPrintf(M);
-    emitPrintf(Printed.text);
+    if (P.printfSink) {
+      if (!Printed.text.empty()) P.printfSink(Printed.text);
+    } else {
+      emitPrintf(Printed.text);
+    }
     if (E) {
       llvm::consumeError(std::move(W));
       return launchError(std::move(E), K.name, Printed.assertion);

@@ -54,12 +54,14 @@ std::vector<Stream *> Context::Impl::allStreams() {
   return V;
 }
 
-Context::Context(Device &D) : Dev(&D), P(std::make_unique<Impl>()) {
+Context::Context(Device &D) : Dev(&D), Mem(D.memory()), P(std::make_unique<Impl>()) {
   P->Self = this;
   P->Policy = PolicySpec::fromEnvironment();
-  D.backend().setPrintfSink([this](llvm::StringRef T) { appendPrintf(T); });
 }
-Context::~Context() = default;
+Context::~Context() {
+  llvm::consumeError(reset()); // waits for the work, frees what it owns
+  flushPrintf();
+}
 
 BackendDevice &Context::backend() const { return Dev->backend(); }
 const DeviceProperties &Context::properties() const { return Dev->properties(); }
@@ -67,6 +69,14 @@ const DeviceProperties &Context::properties() const { return Dev->properties(); 
 // ---- memory ----------------------------------------------------------------------
 llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
   if (llvm::Error E = captureUnsafeCheck(*this, "memory allocation")) return E;
+  return allocateUnchecked(Bytes, Kind, false);
+}
+
+llvm::Expected<uint64_t> Context::allocateGraphMemory(uint64_t Bytes) {
+  return allocateUnchecked(Bytes, MemoryKind::Device, true);
+}
+
+llvm::Expected<uint64_t> Context::allocateUnchecked(uint64_t Bytes, MemoryKind Kind, bool Graph) {
   uint64_t Total = memInfo().second;
   if (Bytes > Total)
     return makeError(Errc::MemoryAllocation, "cannot allocate " + std::to_string(Bytes) + " bytes (the device has " +
@@ -82,7 +92,10 @@ llvm::Expected<uint64_t> Context::allocate(uint64_t Bytes, MemoryKind Kind) {
   }
   if (Mem.overlaps(*A, N)) // a backend bug; never hand out overlapping memory
     return makeError(Errc::MemoryAllocation, "backend returned memory overlapping a live allocation");
-  Mem.insert(Allocation{*A, Bytes, Kind});
+  Allocation Rec{*A, Bytes, Kind};
+  Rec.owner = this;
+  Rec.graphMemory = Graph;
+  Mem.insert(Rec);
   return *A;
 }
 
@@ -93,13 +106,22 @@ llvm::Error Context::free(uint64_t Base, std::optional<MemoryKind> Expect) {
     return makeError(Errc::InvalidValue, "free of 0x" + llvm::utohexstr(Base) + ", which is not a live allocation");
   // CUDA's cudaFree synchronises the device first.
   if (llvm::Error E = waitIdle()) llvm::consumeError(std::move(E));
+  if (A->graphMemory) { // freeing a graph allocation ends its lifetime; the graph keeps the address
+    if (!A->graphLive)
+      return makeError(Errc::InvalidValue, "free of graph memory 0x" + llvm::utohexstr(Base) + ", which is not allocated now");
+    Mem.update(Base, [](Allocation &X) { X.graphLive = false; });
+    return llvm::Error::success();
+  }
   Mem.erase(Base);
   return A->kind == MemoryKind::Device ? backend().freeDevice(Base) : backend().freeHost(Base);
 }
 
 void Context::registerGlobal(const GlobalInfo &G) {
-  if (G.address && !Mem.find(G.address, std::max<uint64_t>(G.size, 1)))
-    Mem.insert(Allocation{G.address, G.size, MemoryKind::Device, true});
+  if (G.address && !Mem.find(G.address, std::max<uint64_t>(G.size, 1))) {
+    Allocation Rec{G.address, G.size, MemoryKind::Device, true};
+    Rec.owner = this;
+    Mem.insert(Rec);
+  }
 }
 
 llvm::Error Context::copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind) {
@@ -256,6 +278,11 @@ llvm::Error Context::reset() {
     std::lock_guard<std::mutex> G(P->Mu);
     P->Streams.clear();
     P->Events.clear();
+    {
+      std::lock_guard<std::mutex> TG(P->TexMu); // their memory goes with every allocation below
+      P->Arrays.clear();
+      P->TexObjects.clear();
+    }
     // CUDA destroys the context's modules; the runtime API loads the
     // registered fat binaries again on next use (module variables start
     // from their initial values again).
@@ -267,6 +294,7 @@ llvm::Error Context::reset() {
     ++P->Generation;
   }
   for (const Allocation &A : Mem.all()) {
+    if (A.owner != this) continue; // another context's
     Mem.erase(A.base);
     if (A.moduleGlobal) continue; // part of a (retired) backend module
     llvm::consumeError(A.kind == MemoryKind::Device ? backend().freeDevice(A.base) : backend().freeHost(A.base));

@@ -4,6 +4,7 @@
 #include "StreamImpl.h"
 
 #include "amdgpulower/Lower.h"
+#include "runtime/Texture.h"
 
 #include <map>
 #include <thread>
@@ -40,6 +41,9 @@ struct Context::Impl {
   std::mutex CaptureMu; // stream-capture state of this context's streams and events
   std::vector<std::shared_ptr<Capture>> Captures; // active (not ended)
   uint64_t NextCaptureId = 1;
+  mutable std::mutex TexMu; // CUDA arrays and texture / surface objects (Texture.cpp)
+  std::map<const Array *, std::unique_ptr<Array>> Arrays;
+  std::map<uint64_t, TextureObject> TexObjects; // descriptor address -> what created it
 
   // Caller holds SubmitMu.
   std::vector<std::shared_ptr<Stream::Impl>> blockingStreams();

@@ -23,10 +23,49 @@ BackendDevice::~BackendDevice() = default;
 Backend::~Backend() = default;
 
 Device::Device(unsigned Ordinal, std::unique_ptr<BackendDevice> B) : Ordinal(Ordinal), B(std::move(B)) {}
-Device::~Device() = default;
+Device::~Device() {
+  Created.clear(); // before the primary context and the registry
+  Ctx.reset();
+}
 Context &Device::primaryContext() {
-  std::call_once(CtxOnce, [&] { Ctx = std::make_unique<Context>(*this); });
+  std::call_once(CtxOnce, [&] {
+    Ctx = std::make_unique<Context>(*this);
+    // Launches route their printf text to their context; what a backend
+    // prints outside a launch goes to the primary context.
+    B->setPrintfSink([C = Ctx.get()](llvm::StringRef T) { C->appendPrintf(T); });
+  });
   return *Ctx;
+}
+
+Context *Device::createContext() {
+  auto C = std::make_unique<Context>(*this);
+  std::lock_guard<std::mutex> G(CreatedMu);
+  Created.push_back(std::move(C));
+  return Created.back().get();
+}
+
+llvm::Error Device::destroyContext(Context *C) {
+  std::unique_ptr<Context> Dead;
+  {
+    std::lock_guard<std::mutex> G(CreatedMu);
+    for (auto It = Created.begin(); It != Created.end(); ++It)
+      if (It->get() == C) {
+        Dead = std::move(*It);
+        Created.erase(It);
+        break;
+      }
+  }
+  if (!Dead) return makeError(Errc::InvalidValue, "not a live created context of this device");
+  Dead.reset(); // ~Context: waits, frees its allocations, flushes its printf text
+  return llvm::Error::success();
+}
+
+std::vector<Context *> Device::contexts() {
+  std::vector<Context *> V;
+  if (Ctx) V.push_back(Ctx.get());
+  std::lock_guard<std::mutex> G(CreatedMu);
+  for (auto &C : Created) V.push_back(C.get());
+  return V;
 }
 
 PlatformOptions PlatformOptions::fromEnvironment() {
@@ -122,7 +161,10 @@ void Platform::drainAll() {
     for (auto &D : Devices)
       if (D) Ds.push_back(D.get());
   }
-  for (Device *D : Ds) llvm::consumeError(D->primaryContext().synchronize());
+  for (Device *D : Ds) {
+    D->primaryContext();
+    for (Context *C : D->contexts()) llvm::consumeError(C->synchronize());
+  }
 }
 
 } // namespace runtime

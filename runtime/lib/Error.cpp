@@ -16,7 +16,8 @@ const char *errcName(Errc C) {
   N(LaunchFailure) N(IllegalAddress) N(MisalignedAddress) N(IllegalInstruction) N(LaunchTimeout) N(Assert)
   N(IllegalState) N(StreamCaptureUnsupported) N(StreamCaptureInvalidated)
   N(StreamCaptureMerge) N(StreamCaptureUnmatched) N(StreamCaptureUnjoined) N(StreamCaptureIsolation)
-  N(StreamCaptureImplicit) N(CapturedEvent) N(StreamCaptureWrongThread) N(GraphExecUpdateFailure) N(Unknown)
+  N(StreamCaptureImplicit) N(CapturedEvent) N(StreamCaptureWrongThread) N(GraphExecUpdateFailure)
+  N(InvalidChannelDescriptor) N(InvalidFilterSetting) N(InvalidNormSetting) N(InvalidPitchValue) N(Unknown)
 #undef N
   }
   return "Unknown";

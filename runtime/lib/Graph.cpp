@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Graph.h"
+#include "runtime/Device.h"
 #include "runtime/Event.h"
 #include "runtime/Module.h"
 #include "runtime/Stream.h"
@@ -182,6 +183,9 @@ std::unique_ptr<Graph> Graph::clone(std::map<const GraphNode *, GraphNode *> *Ma
     Copy->fill = N->fill;
     Copy->host = N->host;
     Copy->event = N->event;
+    Copy->alloc = N->alloc;
+    Copy->freePtr = N->freePtr;
+    Copy->enabled = N->enabled;
     Copy->clonedFrom = N.get();
     if (N->child) Copy->child = N->child->clone();
     M[N.get()] = Copy.get();
@@ -199,6 +203,14 @@ std::unique_ptr<Graph> Graph::clone(std::map<const GraphNode *, GraphNode *> *Ma
   }
   if (Map) *Map = std::move(M);
   return C;
+}
+
+bool Graph::hasMemoryNodes() const {
+  for (auto &N : Nodes)
+    if (N->kind == GraphNodeKind::MemAlloc || N->kind == GraphNodeKind::MemFree ||
+        (N->child && N->child->hasMemoryNodes()))
+      return true;
+  return false;
 }
 
 // ---- registry -------------------------------------------------------------------------
@@ -267,11 +279,44 @@ bool flatten(const Graph &G, std::vector<GraphNode *> &Out) {
 }
 } // namespace
 
-llvm::Expected<GraphExec *> GraphRegistry::instantiate(const Graph &G, uint64_t Flags) {
+llvm::Expected<GraphExec *> GraphRegistry::instantiate(const Graph &G, uint64_t Flags, int *Result,
+                                                       const GraphNode **ErrNode, const Context *Ctx) {
+  if (Result) *Result = 0;
+  if (ErrNode) *ErrNode = nullptr;
   std::unique_ptr<GraphExec> E(new GraphExec);
-  E->Flags = Flags;
+  E->Flags = Flags & ~uint64_t(GraphUpload); // the H200 does not report the upload flag back
   E->Copy = G.clone(&E->FromOrig);
-  if (!flatten(*E->Copy, E->Order)) return makeError(Errc::InvalidValue, "the graph has a cycle");
+  if (!flatten(*E->Copy, E->Order)) {
+    if (Result) *Result = 2; // cudaGraphInstantiateInvalidStructure
+    if (ErrNode) { // a node on or after the cycle: the first (in creation order) never ordered
+      std::set<const GraphNode *> Ordered(E->Order.begin(), E->Order.end());
+      for (auto &N : E->Copy->nodes())
+        if (N->kind != GraphNodeKind::Empty && N->kind != GraphNodeKind::ChildGraph && !Ordered.count(N.get())) {
+          *ErrNode = N->clonedFrom;
+          break;
+        }
+    }
+    return makeError(Errc::InvalidValue, "the graph has a cycle");
+  }
+  if (Flags & GraphDeviceLaunch) // device-launchable graphs run on one device: kernel, copy and memset nodes
+    for (GraphNode *N : E->Order) {
+      // The H200's answers (tests/graphs/golden/graph_mem*.out): a copy touching host memory is
+      // cudaGraphInstantiateMultipleDevicesNotSupported (4), any other node but kernel / copy /
+      // memset cudaGraphInstantiateNodeOperationNotSupported (3) naming it; the first decides.
+      auto Device = [&](uint64_t P) {
+        auto A = Ctx ? Ctx->memory().find(P) : std::optional<Allocation>(Allocation{});
+        return A && A->kind == MemoryKind::Device;
+      };
+      int Why = 0;
+      if (N->kind == GraphNodeKind::Memcpy && (!Device(N->copy.dst) || !Device(N->copy.src))) Why = 4;
+      else if (N->kind != GraphNodeKind::Kernel && N->kind != GraphNodeKind::Memcpy && N->kind != GraphNodeKind::Memset)
+        Why = 3;
+      if (!Why) continue;
+      if (Result) *Result = Why;
+      if (ErrNode && Why == 3) *ErrNode = N->clonedFrom;
+      return makeError(Errc::InvalidValue, Why == 4 ? "a graph for device launch copies to or from host memory"
+                                                    : "a graph for device launch holds a node that cannot run on the device");
+    }
   GraphExec *Raw = E.get();
   std::lock_guard<std::mutex> L(Mu);
   Execs[Raw] = std::move(E);
@@ -299,19 +344,6 @@ GraphNode *GraphExec::nodeFor(const GraphNode *Orig) const {
 }
 
 namespace {
-llvm::Error runCopy(Stream &S, const CopyNodeParams &C) {
-  bool Contiguous = C.depth * C.height == 1 ||
-                    (C.dstPitch == C.widthBytes && C.srcPitch == C.widthBytes &&
-                     (C.depth == 1 || (C.dstRows == C.height && C.srcRows == C.height)));
-  if (Contiguous) return S.copy(C.dst, C.src, C.widthBytes * C.height * C.depth, C.kind);
-  for (uint64_t Z = 0; Z < C.depth; ++Z)
-    for (uint64_t Y = 0; Y < C.height; ++Y)
-      if (llvm::Error E = S.copy(C.dst + (Z * C.dstRows + Y) * C.dstPitch, C.src + (Z * C.srcRows + Y) * C.srcPitch,
-                                 C.widthBytes, C.kind))
-        return E;
-  return llvm::Error::success();
-}
-
 llvm::Error runFill(Stream &S, const FillNodeParams &F) {
   uint64_t RowBytes = F.width * F.elementSize;
   if (F.height <= 1 || F.pitch == RowBytes) return S.fill(F.dst, F.value, F.elementSize, F.width * F.height);
@@ -321,10 +353,11 @@ llvm::Error runFill(Stream &S, const FillNodeParams &F) {
 }
 
 llvm::Error runNode(Stream &S, const GraphNode &N) {
+  if (!N.enabled) return llvm::Error::success(); // a disabled node runs as an empty one
   switch (N.kind) {
   case GraphNodeKind::Kernel:
     return S.launch(*N.kernel.function, N.kernel.config, llvm::ArrayRef<uint8_t>(N.kernel.args));
-  case GraphNodeKind::Memcpy: return runCopy(S, N.copy);
+  case GraphNodeKind::Memcpy: return S.copy3D(N.copy);
   case GraphNodeKind::Memset: return runFill(S, N.fill);
   case GraphNodeKind::Host:
     if (N.host.call) return S.hostFunc(N.host.call);
@@ -332,7 +365,9 @@ llvm::Error runNode(Stream &S, const GraphNode &N) {
   case GraphNodeKind::EventRecord: return N.event->record(S);
   case GraphNodeKind::EventWait: return S.waitEvent(*N.event);
   case GraphNodeKind::ChildGraph:
-  case GraphNodeKind::Empty: return llvm::Error::success();
+  case GraphNodeKind::Empty:
+  case GraphNodeKind::MemAlloc: // the memory is reserved; its live state changes at submission
+  case GraphNodeKind::MemFree: return llvm::Error::success();
   }
   return llvm::Error::success();
 }
@@ -340,6 +375,23 @@ llvm::Error runNode(Stream &S, const GraphNode &N) {
 
 llvm::Error GraphExec::launch(Stream &S) {
   if (auto Refused = captureGraphLaunch(S)) return std::move(*Refused);
+  // Graph memory: a launch that would allocate what an earlier launch allocated and nobody
+  // freed is refused, unless the executable graph frees on launch; the states change in
+  // submission order (the host's order of launches and frees).
+  MemoryRegistry &Mem = S.context().device().memory();
+  if (!(Flags & GraphAutoFreeOnLaunch))
+    for (GraphNode *N : Order)
+      if (N->kind == GraphNodeKind::MemAlloc && N->alloc) {
+        auto A = Mem.find(N->alloc->base());
+        if (A && A->graphLive)
+          return makeError(Errc::InvalidValue, "the graph's allocation at 0x" + llvm::utohexstr(A->base) +
+                                                   " from an earlier launch is not freed");
+      }
+  for (GraphNode *N : Order) {
+    if (N->kind == GraphNodeKind::MemAlloc && N->alloc)
+      Mem.update(N->alloc->base(), [](Allocation &A) { A.graphLive = true; });
+    if (N->kind == GraphNodeKind::MemFree) Mem.update(N->freePtr, [](Allocation &A) { A.graphLive = false; });
+  }
   for (GraphNode *N : Order)
     if (llvm::Error E = runNode(S, *N)) return E;
   return llvm::Error::success();
@@ -394,6 +446,23 @@ void takeParams(Graph &Dst, const Graph &Src) {
   }
 }
 } // namespace
+
+llvm::Error GraphExec::setEnabled(const GraphNode *Orig, bool On) {
+  GraphNode *N = nodeFor(Orig);
+  if (!N) return makeError(Errc::InvalidValue, "not a node of the graph the executable graph was made from");
+  if (N->kind != GraphNodeKind::Kernel && N->kind != GraphNodeKind::Memcpy && N->kind != GraphNodeKind::Memset)
+    return makeError(Errc::InvalidValue, "only kernel, memcpy and memset nodes can be disabled");
+  N->enabled = On;
+  return llvm::Error::success();
+}
+
+llvm::Expected<bool> GraphExec::enabled(const GraphNode *Orig) const {
+  GraphNode *N = nodeFor(Orig);
+  if (!N) return makeError(Errc::InvalidValue, "not a node of the graph the executable graph was made from");
+  if (N->kind != GraphNodeKind::Kernel && N->kind != GraphNodeKind::Memcpy && N->kind != GraphNodeKind::Memset)
+    return makeError(Errc::InvalidValue, "only kernel, memcpy and memset nodes can be disabled");
+  return N->enabled;
+}
 
 llvm::Error GraphExec::update(const Graph &G, GraphUpdateResult &R, const GraphNode **ErrorNode) {
   R = GraphUpdateResult::Success;

@@ -35,6 +35,14 @@ std::vector<Allocation> MemoryRegistry::all() const {
   return V;
 }
 
+bool MemoryRegistry::update(uint64_t Base, const std::function<void(Allocation &)> &Change) {
+  std::lock_guard<std::mutex> G(Mu);
+  auto It = ByBase.find(Base);
+  if (It == ByBase.end()) return false;
+  Change(It->second);
+  return true;
+}
+
 void MemoryRegistry::clear() {
   std::lock_guard<std::mutex> G(Mu);
   ByBase.clear();

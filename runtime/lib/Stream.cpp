@@ -175,6 +175,7 @@ llvm::Error submitLaunch(Stream &S, Function &F, const LaunchConfig &C, llvm::Ex
   LP.dynamicLdsBytes = C.dynamicSharedBytes;
   LP.cooperative = C.cooperative;
   LP.stackBytesPerThread = Ctx.limit(Limit::StackSize);
+  LP.printfSink = [C = &Ctx](llvm::StringRef T) { C->appendPrintf(T); };
   static auto Log = logger("runtime");
   Log->debug("launch {} grid ({},{},{}) block ({},{},{}) dynamic shared {}{}", KP.name, C.grid.x, C.grid.y, C.grid.z,
              C.block.x, C.block.y, C.block.z, C.dynamicSharedBytes, C.cooperative ? " cooperative" : "");
@@ -231,6 +232,32 @@ llvm::Error Stream::copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind 
     P->waitCompleted(Seq);
     return Ctx.stickyError();
   }
+  return llvm::Error::success();
+}
+
+llvm::Error Stream::copy3D(const CopyNodeParams &C) {
+  if (C.widthBytes == 0 || C.height == 0 || C.depth == 0) return llvm::Error::success();
+  // Both spans (first to last byte) must be inside one allocation or host memory.
+  Context &Ctx = context();
+  uint64_t DstSpan = ((C.depth - 1) * C.dstRows + C.height - 1) * C.dstPitch + C.widthBytes;
+  uint64_t SrcSpan = ((C.depth - 1) * C.srcRows + C.height - 1) * C.srcPitch + C.widthBytes;
+  bool DstDev = C.kind == MemcpyKind::HostToDevice || C.kind == MemcpyKind::DeviceToDevice;
+  bool SrcDev = C.kind == MemcpyKind::DeviceToHost || C.kind == MemcpyKind::DeviceToDevice;
+  auto D = classify(Ctx, C.dst, DstSpan, DstDev, "destination");
+  if (!D) return D.takeError();
+  auto Sr = classify(Ctx, C.src, SrcSpan, SrcDev, "source");
+  if (!Sr) return Sr.takeError();
+  if (auto Captured = captureNode(*this, GraphNodeKind::Memcpy, [&](GraphNode &N) { N.copy = C; }))
+    return std::move(*Captured);
+  bool Contiguous = C.depth * C.height == 1 ||
+                    (C.dstPitch == C.widthBytes && C.srcPitch == C.widthBytes &&
+                     (C.depth == 1 || (C.dstRows == C.height && C.srcRows == C.height)));
+  if (Contiguous) return copy(C.dst, C.src, C.widthBytes * C.height * C.depth, C.kind);
+  for (uint64_t Z = 0; Z < C.depth; ++Z)
+    for (uint64_t Y = 0; Y < C.height; ++Y)
+      if (llvm::Error E = copy(C.dst + (Z * C.dstRows + Y) * C.dstPitch, C.src + (Z * C.srcRows + Y) * C.srcPitch,
+                               C.widthBytes, C.kind))
+        return E;
   return llvm::Error::success();
 }
 

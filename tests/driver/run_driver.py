@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """run_driver.py: one tests/driver program against ptx2amd's libcuda.so.1, stdout vs the H200's.
 
-Builds (once per build tree, under <build>/tests/driver/work) the images of kernels.cu exactly as
-h200/build_h200.sh built them on the H200, and the host program with the system C++ compiler
+Builds (once per build tree, under <build>/tests/driver/work) the images of kernels.cu (and kx.ptx
+of kernels_ext.cu) exactly as the H200 scripts built them, and the host program with the system C++ compiler
 (linked against the toolkit's stub libcuda; at run time LD_LIBRARY_PATH puts ptx2amd's
 libcuda.so.1 first). Runs it in the images directory and compares its stdout byte for byte with
 golden/<name>.out. Exit 0 on equality, 1 otherwise (with a diff), 2 on a setup failure.
@@ -19,13 +19,20 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-IMAGES = {
+IMAGES = {  # image -> nvcc flags (source kernels.cu unless SOURCES names another)
     "k.ptx": ["-ptx", "-arch=sm_90"],
+    "kx.ptx": ["-ptx", "-arch=sm_90"],
     "k.fatbin": ["-fatbin", "-gencode", "arch=compute_90,code=compute_90", "-gencode", "arch=compute_80,code=sm_80"],
     "k_sm80only.fatbin": ["-fatbin", "-gencode", "arch=compute_80,code=sm_80"],
     "k_compressed.fatbin": ["-fatbin", "-gencode", "arch=compute_90,code=compute_90", "-Xfatbin=-compress-all"],
     "k_sm80.cubin": ["-cubin", "-arch=sm_80"],
 }
+
+SOURCES = {"kx.ptx": "kernels_ext.cu"}
+
+def stale(out, src):
+    """Missing, or older than its source (a changed kernels_ext.cu / program is rebuilt)."""
+    return not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src)
 
 def run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
@@ -53,11 +60,12 @@ def main():
         fcntl.flock(lock, fcntl.LOCK_EX)  # tests run in parallel; build each product once
         for name, flags in IMAGES.items():
             out = os.path.join(work, name)
-            if not os.path.exists(out):
-                run([nvcc, *flags, "-o", out + ".tmp", os.path.join(HERE, "kernels.cu")])
+            src = os.path.join(HERE, SOURCES.get(name, "kernels.cu"))
+            if stale(out, src):
+                run([nvcc, *flags, "-o", out + ".tmp", src])
                 os.rename(out + ".tmp", out)
         exe = os.path.join(work, a.program)
-        if not os.path.exists(exe):
+        if stale(exe, os.path.join(HERE, a.program + ".cpp")):
             cmd = ["c++", "-std=c++17", "-O1", f"-I{a.cuda}/include", "-o", exe + ".tmp",
                    os.path.join(HERE, a.program + ".cpp"), f"-L{a.cuda}/lib64/stubs", "-lcuda", "-ldl"]
             if a.nvrtc:

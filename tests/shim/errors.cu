@@ -33,12 +33,11 @@ static int child(const char* which) {
     printf("oob: %s\n", cudaGetErrorName(e));
     return e == cudaErrorIllegalAddress ? 0 : 1;
   }
-  // Graphs are implemented (tests/graphs); graph memory-allocation nodes are not.
+  // Graphs are implemented (tests/graphs), memory nodes too; conditional nodes are not.
   cudaGraph_t g;
   if (cudaGraphCreate(&g, 0) != cudaSuccess) return 1;
-  cudaGraphNode_t n;
-  cudaMemAllocNodeParams mp{};
-  cudaError_t e = cudaGraphAddMemAllocNode(&n, g, nullptr, 0, &mp);
+  cudaGraphConditionalHandle h;
+  cudaError_t e = cudaGraphConditionalHandleCreate(&h, g, 0, 0);
   printf("unsupported: %s\n", cudaGetErrorName(e));
   return e == cudaErrorNotSupported ? 0 : 1;
 }

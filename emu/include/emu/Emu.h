@@ -73,6 +73,9 @@ struct LaunchConfig {
   Dim3 block;                ///< CUDA block (threads per block)
   uint32_t dynamicLdsBytes = 0;
   bool cooperative = false;  ///< keep every workgroup resident (grid sync)
+  /// Where this launch's device printf text goes (null: DeviceOptions::printfSink);
+  /// lets a runtime route each launch's output to the context that launched it.
+  const std::function<void(llvm::StringRef)> *printfSink = nullptr;
 };
 
 struct KernelCounters {

@@ -146,6 +146,9 @@ struct LaunchParams {
   uint32_t dynamicLdsBytes = 0;
   bool cooperative = false;
   uint64_t stackBytesPerThread = 1024;  // for kernels with a dynamic stack
+  // This launch's device-printf text (the launching context's buffer); when
+  // empty, the device's sink (setPrintfSink) receives it.
+  std::function<void(llvm::StringRef)> printfSink;
 };
 
 enum class CopyDir { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost };

@@ -1,14 +1,18 @@
-//===- runtime/Context.h - a device's primary context -----------*- C++ -*-===//
+//===- runtime/Context.h - a CUDA context of one device ---------*- C++ -*-===//
 //
-// One Context per device (CUDA's primary context): it owns the memory
-// registry, the loaded modules, the streams and their worker threads, the
+// A device's primary context (Device::primaryContext, shared by the runtime
+// and driver APIs) or a further one (Device::createContext, cuCtxCreate): it
+// owns its allocations (recorded in the device's registry: one unified
+// address space per device, so pointers are valid in every context of the
+// device), the loaded modules, the streams and their worker threads, the
 // limits (per-thread stack: 1 KiB by default, as CUDA; device heap; printf
 // FIFO), the buffered device-printf text (flushed at CUDA's flush points:
 // launch, synchronisation, module load, reset, process exit) and the sticky
-// error. reset() (cudaDeviceReset) waits for all work, frees every
-// allocation (pointers are dead afterwards), unloads (retires) modules,
-// destroys the streams and clears the sticky error; the backend device stays
-// open.
+// error; device printf text of its launches is routed to it (per launch,
+// LaunchParams::printfSink). reset() (cudaDeviceReset) waits for all work,
+// frees every allocation it owns (pointers are dead afterwards), unloads
+// (retires) modules, destroys the streams and clears the sticky error; the
+// backend device stays open. Destroying a context does what reset() does.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -23,11 +27,16 @@
 
 namespace runtime {
 
+class Array;
 class Device;
+struct ArrayDesc;
+struct ResourceDesc;
+struct TextureDesc;
+struct TextureObject;
 
 class Context {
 public:
-  explicit Context(Device &D);
+  explicit Context(Device &D); // see Device::primaryContext / createContext
   ~Context();
   Device &device() const { return *Dev; }
   BackendDevice &backend() const;
@@ -35,6 +44,9 @@ public:
 
   // ---- memory -------------------------------------------------------------
   llvm::Expected<uint64_t> allocate(uint64_t Bytes, MemoryKind Kind);
+  // Device memory for a graph allocation node (runtime/Graph.h): recorded as
+  // graph memory, allowed while a stream captures.
+  llvm::Expected<uint64_t> allocateGraphMemory(uint64_t Bytes);
   llvm::Error free(uint64_t Base, std::optional<MemoryKind> Expect = std::nullopt);
   const MemoryRegistry &memory() const { return Mem; }
   // Records a module variable so copies and launches may use its address.
@@ -43,6 +55,15 @@ public:
   llvm::Error copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind = MemcpyKind::Default);
   llvm::Error memsetSync(uint64_t Dst, int Value, uint64_t Bytes);
   std::pair<uint64_t, uint64_t> memInfo() const;
+
+  // ---- CUDA arrays, texture and surface objects (runtime/Texture.h) ---------
+  llvm::Expected<Array *> createArray(const ArrayDesc &D);
+  llvm::Error destroyArray(const void *Handle);
+  const Array *array(const void *Handle) const; // a live array of this context, or null
+  // Tex null: a surface object. The handle is the descriptor's device address.
+  llvm::Expected<uint64_t> createTextureObject(const ResourceDesc &R, const TextureDesc *Tex);
+  llvm::Error destroyTextureObject(uint64_t Handle, bool Surface);
+  llvm::Expected<TextureObject> textureObject(uint64_t Handle, bool Surface) const;
 
   // ---- modules ------------------------------------------------------------
   llvm::Expected<Module *> loadModule(const ModuleSource &Src);
@@ -83,8 +104,9 @@ public:
 
 private:
   llvm::Error waitIdle(); // synchronize() without the stream-capture check
+  llvm::Expected<uint64_t> allocateUnchecked(uint64_t Bytes, MemoryKind Kind, bool Graph);
   Device *Dev;
-  MemoryRegistry Mem;
+  MemoryRegistry &Mem; // the device's
   std::unique_ptr<Impl> P;
 };
 

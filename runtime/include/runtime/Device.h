@@ -5,7 +5,9 @@
 // notice; `hip`: HIP or an error; `emu`), with PTX2AMD_ARCH (emu: the target
 // it emulates, default gfx1100; hip: must match the agent) and
 // PTX2AMD_EMU_THREADS. Devices are opened lazily; each owns its primary
-// Context. The platform is the core's only process-wide registry and is never
+// Context (which receives the device's unrouted printf text), the further
+// contexts made by createContext (cuCtxCreate) and the memory registry all
+// its contexts share (unified addressing). The platform is the core's only process-wide registry and is never
 // destroyed (atexit unregistration of fat binaries may run late); its
 // contexts are flushed and drained by an atexit handler.
 //
@@ -28,12 +30,24 @@ public:
   BackendDevice &backend() const { return *B; }
   const DeviceProperties &properties() const { return B->properties(); }
   Context &primaryContext();
+  // A further context of this device: its own modules, streams, events,
+  // limits, sticky error and printf text; memory in the device's address space.
+  Context *createContext();
+  // Waits for its work and frees what it owns; InvalidValue for a context
+  // createContext did not return (or already destroyed).
+  llvm::Error destroyContext(Context *C);
+  // The open contexts: the primary one (when created) first.
+  std::vector<Context *> contexts();
+  MemoryRegistry &memory() { return Mem; }
 
 private:
   unsigned Ordinal;
   std::unique_ptr<BackendDevice> B;
+  MemoryRegistry Mem; // before the contexts, which free into it
   std::once_flag CtxOnce;
   std::unique_ptr<Context> Ctx;
+  std::mutex CreatedMu;
+  std::vector<std::unique_ptr<Context>> Created;
 };
 
 struct PlatformOptions {

@@ -58,6 +58,11 @@ enum class Errc {
   CapturedEvent,             // the event was last recorded in a capture
   StreamCaptureWrongThread,  // ended from another thread (not relaxed mode)
   GraphExecUpdateFailure,
+  // Texture resources (runtime/Texture.h), CUDA's codes of the same names.
+  InvalidChannelDescriptor,  // a channel format no texture can hold
+  InvalidFilterSetting,      // linear filtering of element-type integer reads
+  InvalidNormSetting,        // promoted ([0,1]) reads of 32-bit integers
+  InvalidPitchValue,         // a pitch below the row or off the texture pitch alignment
   Unknown,
 };
 

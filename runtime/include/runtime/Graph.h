@@ -41,6 +41,9 @@
 
 namespace runtime {
 
+class Array;
+class Context;
+class Device;
 class Event;
 class Function;
 class Graph;
@@ -48,7 +51,37 @@ class Stream;
 
 // cudaGraphNodeType / CUgraphNodeType numbering.
 enum class GraphNodeKind { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, ChildGraph = 4, Empty = 5,
-                           EventWait = 6, EventRecord = 7 };
+                           EventWait = 6, EventRecord = 7, MemAlloc = 10, MemFree = 11 };
+
+// cudaGraphInstantiateFlags / CUgraphInstantiate_flags.
+enum GraphInstantiateFlag : uint64_t {
+  GraphAutoFreeOnLaunch = 1, GraphUpload = 2, GraphDeviceLaunch = 4, GraphUseNodePriority = 8,
+};
+
+// The memory of a graph allocation node (explicit, or cudaMallocAsync in a
+// capture): reserved when the node is made, at one address for the life of
+// the node and its copies (clones, executable graphs), released when the last
+// of them goes. It is "live" from a launch that runs its allocation node to
+// the free (a free node, cudaFree / cudaFreeAsync / cuMemFree); a launch while
+// it is live fails unless the executable graph frees it on launch
+// (GraphAutoFreeOnLaunch). The state is kept in the device's registry.
+class GraphAllocation {
+public:
+  // Reserves Bytes of device memory owned by C (no capture-safety check: the
+  // allocation is part of a graph).
+  static llvm::Expected<std::shared_ptr<GraphAllocation>> create(Context &C, uint64_t Bytes);
+  ~GraphAllocation(); // releases the memory unless its context released it first
+  uint64_t base() const { return Base; }
+  uint64_t bytes() const { return Bytes; }
+  int device() const;
+
+private:
+  GraphAllocation(Device &D, const Context *Owner, uint64_t Base, uint64_t Bytes)
+      : Dev(&D), Owner(Owner), Base(Base), Bytes(Bytes) {}
+  Device *Dev; // devices outlive every graph; a destroyed context may not
+  const Context *Owner;
+  uint64_t Base, Bytes;
+};
 
 struct KernelNodeParams {
   Function *function = nullptr;
@@ -70,6 +103,10 @@ struct CopyNodeParams {
   uint64_t widthBytes = 0, height = 1, depth = 1;
   uint64_t dstPitch = 0, srcPitch = 0, dstRows = 0, srcRows = 0;
   MemcpyKind kind = MemcpyKind::Default;
+  // Array endpoints as given (runtime/Texture.h resolveCopy), for the
+  // parameter queries; dst / src above are already their addresses.
+  const Array *dstArray = nullptr, *srcArray = nullptr;
+  uint64_t dstPos[3] = {0, 0, 0}, srcPos[3] = {0, 0, 0}; // x in bytes, y rows, z slices
 };
 
 // height rows of width elements (1, 2 or 4 bytes each) set to value.
@@ -96,6 +133,9 @@ public:
   FillNodeParams fill;
   HostNodeParams host;
   Event *event = nullptr;        // EventRecord / EventWait
+  std::shared_ptr<GraphAllocation> alloc; // MemAlloc
+  uint64_t freePtr = 0;          // MemFree: the graph allocation it frees
+  bool enabled = true;           // cudaGraphNodeSetEnabled (executable graphs' copies)
   std::unique_ptr<Graph> child;  // ChildGraph: the node's own copy
   const GraphNode *clonedFrom = nullptr; // the node this one is a copy of (compared, never read)
   // Pointers to each kernel argument inside kernel.args (GetParams' kernelParams),
@@ -122,6 +162,8 @@ public:
   bool owns(const GraphNode *N) const;
   // A copy; Map, when given, receives original -> copy for every node.
   std::unique_ptr<Graph> clone(std::map<const GraphNode *, GraphNode *> *Map = nullptr) const;
+  // Whether it (or a child graph) holds allocation / free nodes.
+  bool hasMemoryNodes() const;
 
   Graph(); // registers the graph as live; the destructor unregisters it and its nodes
 
@@ -143,6 +185,11 @@ public:
   // The executable graph's copy of a node of the graph it was instantiated
   // from; null when Orig is not one of them.
   GraphNode *nodeFor(const GraphNode *Orig) const;
+  // cudaGraphNodeSetEnabled / GetEnabled on the copy of Orig (kernel, copy
+  // and memset nodes only: InvalidValue otherwise); a disabled node runs as
+  // an empty node.
+  llvm::Error setEnabled(const GraphNode *Orig, bool On);
+  llvm::Expected<bool> enabled(const GraphNode *Orig) const;
   // cudaGraphExecUpdate: G must have this graph's topology and node kinds;
   // then every node's parameters are taken from G's.
   llvm::Error update(const Graph &G, GraphUpdateResult &R, const GraphNode **ErrorNode);
@@ -167,8 +214,13 @@ public:
   llvm::Error destroy(Graph *G);
   bool live(const Graph *G) const;
   bool live(const GraphNode *N) const; // a node of a live graph
-  // Checks G is acyclic, copies and flattens it.
-  llvm::Expected<GraphExec *> instantiate(const Graph &G, uint64_t Flags);
+  // Checks G is acyclic, copies and flattens it. On failure *Result (when
+  // given) is cudaGraphInstantiateResult's number (2: a cycle, 3: a node
+  // the flags do not allow, e.g. a host node for device launch) and *ErrNode
+  // the offending node of G (null when none).
+  // Ctx (when given) classifies copy nodes' memory for GraphDeviceLaunch.
+  llvm::Expected<GraphExec *> instantiate(const Graph &G, uint64_t Flags, int *Result = nullptr,
+                                          const GraphNode **ErrNode = nullptr, const Context *Ctx = nullptr);
   llvm::Error destroy(GraphExec *E);
   bool live(const GraphExec *E) const;
 
@@ -203,6 +255,17 @@ llvm::Expected<Graph *> endCapture(Stream &S);
 llvm::Expected<CaptureInfo> captureInfo(Stream &S);
 // cudaThreadExchangeStreamCaptureMode: the calling thread's interaction mode.
 CaptureMode exchangeThreadCaptureMode(CaptureMode M);
+
+// ---- graph memory (stream-ordered allocation) --------------------------------------
+// cudaMallocAsync / cuMemAllocAsync: a MemAlloc node while S captures, else a
+// plain device allocation. cudaFreeAsync / cuMemFreeAsync: a MemFree node of
+// a graph allocation while S captures, else the allocation is freed.
+llvm::Expected<uint64_t> allocAsync(Stream &S, uint64_t Bytes);
+llvm::Error freeAsync(Stream &S, uint64_t Ptr);
+// An explicit allocation node (cudaGraphAddMemAllocNode) of Bytes in C.
+llvm::Expected<GraphNode *> addAllocNode(Graph &G, Context &C, uint64_t Bytes, llvm::ArrayRef<GraphNode *> Deps);
+// A free node of the graph allocation at Ptr (InvalidValue otherwise).
+llvm::Expected<GraphNode *> addFreeNode(Graph &G, Context &C, uint64_t Ptr, llvm::ArrayRef<GraphNode *> Deps);
 
 // ---- conventions shared by the runtime- and driver-API graph entry points ----
 

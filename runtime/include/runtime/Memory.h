@@ -1,7 +1,9 @@
 //===- runtime/Memory.h - the context's allocation registry -----*- C++ -*-===//
 //
 // Every allocation a context hands out (device, pinned host, managed) is
-// recorded here with its base, size and kind, so that any pointer a program
+// recorded here with its base, size, kind and owning context (one registry
+// per device: its contexts share one unified address space, so a pointer
+// of one context is valid in the others, as in CUDA), so that any pointer a program
 // passes can be classified without touching it: inside a live allocation
 // (which one, at which offset) or not. Bad pointers thus become InvalidValue
 // instead of crashes, freed and reset pointers are dead, and an allocation
@@ -12,6 +14,7 @@
 
 #include "runtime/Backend.h"
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -28,6 +31,9 @@ struct Allocation {
   uint64_t size = 0; // bytes the program asked for (>= 1 reserved)
   MemoryKind kind = MemoryKind::Device;
   bool moduleGlobal = false; // a module variable (device memory the program cannot free)
+  const void *owner = nullptr; // the Context that allocated it (freed with it)
+  bool graphMemory = false;    // a graph allocation (runtime/Graph.h GraphAllocation)
+  bool graphLive = false;      // ... between the launch that allocated it and its free
   bool hostAccessible() const { return kind != MemoryKind::Device; }
 };
 
@@ -40,6 +46,8 @@ public:
   // Whether [P, P+N) touches any live allocation (contained or not).
   bool overlaps(uint64_t P, uint64_t N) const;
   std::vector<Allocation> all() const;
+  // Changes the record at exactly Base; false when there is none.
+  bool update(uint64_t Base, const std::function<void(Allocation &)> &Change);
   void clear();
 
 private:

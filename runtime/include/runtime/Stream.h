@@ -26,6 +26,7 @@ namespace runtime {
 class Context;
 class Event;
 class Function;
+struct CopyNodeParams;
 
 enum class StreamKind { Legacy, PerThread, Blocking, NonBlocking };
 
@@ -44,6 +45,9 @@ public:
   // Copies from pageable host memory complete before the call returns (as
   // CUDA's staged copies); pinned / managed / device copies are asynchronous.
   llvm::Error copy(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind = MemcpyKind::Default);
+  // A pitched 2D / 3D copy (runtime/Graph.h; arrays resolved by
+  // runtime/Texture.h resolveCopy): one graph node while capturing.
+  llvm::Error copy3D(const CopyNodeParams &C);
   llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);
   // Count elements of ElemSize (1, 2 or 4) bytes set to Pattern (little-endian).
   llvm::Error fill(uint64_t Dst, uint32_t Pattern, unsigned ElemSize, uint64_t Count);

@@ -1,0 +1,121 @@
+//===- runtime/Texture.h - CUDA arrays, texture and surface objects -*- C++ -*-===//
+//
+// The texture resources of a context, shared by the runtime API (cudaArray_t,
+// cudaTextureObject_t) and the driver API (CUarray, CUtexObject): both APIs
+// translate their descriptors into the neutral ones below and back, and the
+// handles are the same objects (a cudaArray_t is the runtime::Array a CUarray
+// is, as in CUDA where the two are interchangeable).
+//
+// A CUDA array is a plain device allocation: rows of width * element bytes,
+// packed (pitch == row bytes), 2D slices pitch * height bytes apart; layered
+// and cube-map arrays keep their layers where a 3D array keeps its slices. A
+// texture or surface object is the device (flat) address of one ptx_tex_desc
+// (amdgpu-lower/devlib/ptx_texture.h) the context allocates and fills; the
+// translator's tex / suld / sust lowering and the device library read it.
+// What that descriptor cannot represent exactly is refused with NotSupported
+// and a message naming the feature (mipmapped arrays, resource views, sRGB,
+// 3-channel formats, seamless cube filtering, sparse / deferred-mapping /
+// colour-attachment arrays), never approximated. Combinations CUDA rejects
+// get its codes (linear filtering of integer reads: InvalidFilterSetting;
+// promoted reads of 32-bit integers: InvalidNormSetting).
+//
+// Copies with array endpoints are resolved here into the pitched unified-
+// address copies of CopyNodeParams (arrays never move), checked against the
+// arrays' extents; Stream::copy3D runs one (or records one graph node).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Graph.h"
+
+#include <optional>
+
+namespace runtime {
+
+enum class ChannelKind : uint8_t { Signed, Unsigned, Float };
+
+// n equal channels of `bits` each (8/16/32 integers, 16/32 floats).
+struct ChannelFormat {
+  uint8_t channels = 0, bits = 0;
+  ChannelKind kind = ChannelKind::Float;
+  uint32_t bytes() const { return uint32_t(channels) * bits / 8; }
+};
+
+// cudaArray* / CUDA_ARRAY3D_* flag values (the two APIs number them alike).
+enum ArrayFlag : unsigned {
+  ArrayLayered = 0x1, ArraySurfaceLoadStore = 0x2, ArrayCubemap = 0x4, ArrayTextureGather = 0x8,
+  ArrayDepthTexture = 0x10, ArrayColorAttachment = 0x20, ArraySparse = 0x40, ArrayDeferredMapping = 0x80,
+};
+
+struct ArrayDesc {
+  ChannelFormat format;
+  uint64_t width = 0, height = 0, depth = 0; // 0 = the dimension is absent
+  unsigned flags = 0;
+};
+
+class Array {
+public:
+  ArrayDesc desc;
+  uint64_t base = 0;  // device address of element (0,0,0)
+  uint64_t pitch = 0; // row bytes (packed)
+  uint64_t rowsPerSlice() const { return desc.height ? desc.height : 1; }
+  uint64_t slices() const { return desc.depth ? desc.depth : 1; }
+  uint64_t bytes() const { return pitch * rowsPerSlice() * slices(); }
+};
+
+enum class ResourceKind { Array, Linear, Pitch2D };
+struct ResourceDesc {
+  ResourceKind kind = ResourceKind::Array;
+  const Array *array = nullptr;   // Array
+  uint64_t ptr = 0;               // Linear, Pitch2D
+  ChannelFormat format;           // Linear, Pitch2D
+  uint64_t sizeBytes = 0;         // Linear
+  uint64_t width = 0, height = 0, pitch = 0; // Pitch2D (elements, rows, bytes)
+};
+
+// cudaTextureAddressMode / CUaddress_mode and the filter modes number alike.
+enum class AddressMode : uint8_t { Wrap = 0, Clamp = 1, Mirror = 2, Border = 3 };
+enum class FilterMode : uint8_t { Point = 0, Linear = 1 };
+struct TextureDesc {
+  AddressMode address[3] = {AddressMode::Wrap, AddressMode::Wrap, AddressMode::Wrap};
+  FilterMode filter = FilterMode::Point;
+  bool promoteIntegers = false;  // integer texels read as floats in [0,1] / [-1,1]
+  bool normalizedCoords = false;
+  bool sRGB = false;
+  bool seamlessCubemap = false;
+  bool disableTrilinear = false;
+  // Linear filtering of element-type integer reads: created instead of refused (the driver API
+  // creates such objects: CUDA_SUCCESS on the H200), but its descriptor is marked unusable, so
+  // every read traps (the H200 filters the integers in a way not modelled here).
+  bool integerLinearTraps = false;
+  float border[4] = {0, 0, 0, 0};
+  // Only meaningful for mipmapped resources (refused); kept for the descriptor queries.
+  unsigned maxAnisotropy = 0;
+  FilterMode mipmapFilter = FilterMode::Point;
+  float mipmapLevelBias = 0, minMipmapLevelClamp = 0, maxMipmapLevelClamp = 0;
+};
+
+struct TextureObject {
+  bool surface = false;
+  ResourceDesc res;
+  TextureDesc tex; // textures only
+};
+
+// Checks a format the descriptors can hold (1, 2 or 4 channels; 8/16/32-bit
+// integers, 16/32-bit floats); InvalidChannelDescriptor / NotSupported.
+llvm::Error checkFormat(const ChannelFormat &F);
+
+// One side of a copy: an array (positions: x in bytes, y rows, z slices) or
+// pitched unified memory (ptr, pitch bytes, rows per slice).
+struct CopyEndpoint {
+  const Array *array = nullptr;
+  uint64_t ptr = 0, pitch = 0, rows = 0;
+  uint64_t x = 0, y = 0, z = 0;
+};
+// The copy of depth x height rows of widthBytes between two endpoints, its
+// array sides checked against their extents (InvalidValue) and pointer sides'
+// pitches against the row (InvalidPitchValue).
+llvm::Expected<CopyNodeParams> resolveCopy(const CopyEndpoint &Src, const CopyEndpoint &Dst, uint64_t WidthBytes,
+                                           uint64_t Height, uint64_t Depth, MemcpyKind Kind);
+
+} // namespace runtime

@@ -1,0 +1,291 @@
+//===- Texture.cpp - CUDA arrays, texture and surface objects (runtime/Texture.h) -===//
+#include "ContextImpl.h"
+
+#include "runtime/Texture.h"
+
+#include "ptx_texture.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace runtime {
+
+namespace {
+std::string hex(uint64_t V) { return "0x" + llvm::utohexstr(V); }
+} // namespace
+
+llvm::Error checkFormat(const ChannelFormat &F) {
+  if (F.channels == 3)
+    return makeError(Errc::NotSupported, "3-channel formats are not supported (ptx_tex_desc holds 1, 2 or 4 channels)");
+  if (F.channels != 1 && F.channels != 2 && F.channels != 4)
+    return makeError(Errc::InvalidChannelDescriptor, std::to_string(F.channels) + " channels (1, 2 or 4)");
+  bool Ok = F.kind == ChannelKind::Float ? (F.bits == 16 || F.bits == 32) : (F.bits == 8 || F.bits == 16 || F.bits == 32);
+  if (!Ok)
+    return makeError(Errc::InvalidChannelDescriptor,
+                     std::to_string(F.bits) + (F.kind == ChannelKind::Float ? "-bit float channels" : "-bit integer channels"));
+  return llvm::Error::success();
+}
+
+// ---- arrays -------------------------------------------------------------------------
+llvm::Expected<Array *> Context::createArray(const ArrayDesc &D) {
+  if (D.width == 0) return makeError(Errc::InvalidValue, "an array of width 0");
+  unsigned Flags = D.flags;
+  // Layered arrays keep their layers where a 3D array keeps its slices (depth = layer count);
+  // a cube map is 6 layers of width x width faces (6 x cubes when layered too).
+  if ((Flags & ArrayCubemap) &&
+      (D.height != D.width || D.depth == 0 || D.depth % 6 != 0 || (!(Flags & ArrayLayered) && D.depth != 6)))
+    return makeError(Errc::InvalidValue, "a cubemap array needs width == height and depth 6 (a multiple of 6 when layered)");
+  if ((Flags & ArrayLayered) && D.depth == 0)
+    return makeError(Errc::InvalidValue, "a layered array needs depth = the number of layers");
+  // ArrayTextureGather changes nothing here (tld4 reads the same packed layout).
+  if (Flags & (ArraySparse | ArrayDeferredMapping | ArrayColorAttachment | ArrayDepthTexture))
+    return makeError(Errc::NotSupported, "unsupported CUDA feature: array flags " + hex(Flags) +
+                                             " (sparse, deferred mapping, colour attachment, depth texture)");
+  if (Flags & ~unsigned(ArrayLayered | ArraySurfaceLoadStore | ArrayCubemap | ArrayTextureGather))
+    return makeError(Errc::InvalidValue, "unknown array flags " + hex(Flags));
+  if (D.depth != 0 && D.height == 0 && !(Flags & ArrayLayered))
+    return makeError(Errc::InvalidValue, "a 3D array needs a height");
+  if (llvm::Error E = checkFormat(D.format)) return E;
+  auto A = std::make_unique<Array>();
+  A->desc = D;
+  A->pitch = D.width * D.format.bytes();
+  auto Base = allocate(A->bytes(), MemoryKind::Device);
+  if (!Base) return Base.takeError();
+  A->base = *Base;
+  std::lock_guard<std::mutex> G(P->TexMu);
+  Array *R = A.get();
+  P->Arrays[R] = std::move(A);
+  return R;
+}
+
+const Array *Context::array(const void *Handle) const {
+  std::lock_guard<std::mutex> G(P->TexMu);
+  auto It = P->Arrays.find(static_cast<const Array *>(Handle));
+  return It == P->Arrays.end() ? nullptr : It->second.get();
+}
+
+llvm::Error Context::destroyArray(const void *Handle) {
+  uint64_t Base;
+  {
+    std::lock_guard<std::mutex> G(P->TexMu);
+    auto It = P->Arrays.find(static_cast<const Array *>(Handle));
+    if (It == P->Arrays.end()) return makeError(Errc::InvalidResourceHandle, "not a live CUDA array");
+    Base = It->second->base;
+    P->Arrays.erase(It);
+  }
+  return free(Base, MemoryKind::Device);
+}
+
+// ---- copies with array endpoints ------------------------------------------------------
+llvm::Expected<CopyNodeParams> resolveCopy(const CopyEndpoint &Src, const CopyEndpoint &Dst, uint64_t WidthBytes,
+                                           uint64_t Height, uint64_t Depth, MemcpyKind Kind) {
+  CopyNodeParams C;
+  C.widthBytes = WidthBytes;
+  C.height = std::max<uint64_t>(Height, 1);
+  C.depth = std::max<uint64_t>(Depth, 1);
+  C.kind = Kind;
+  auto Side = [&](const CopyEndpoint &E, uint64_t &Addr, uint64_t &Pitch, uint64_t &Rows, const char *What) -> llvm::Error {
+    if (E.array) {
+      const Array &A = *E.array;
+      if (E.x + WidthBytes > A.pitch || E.y + C.height > A.rowsPerSlice() || E.z + C.depth > A.slices())
+        return makeError(Errc::InvalidValue,
+                         std::string("the copy's ") + What + " region (" + std::to_string(WidthBytes) + " bytes x " +
+                             std::to_string(C.height) + " rows x " + std::to_string(C.depth) + " at byte " +
+                             std::to_string(E.x) + ", row " + std::to_string(E.y) + ", slice " + std::to_string(E.z) +
+                             ") exceeds the array (" + std::to_string(A.pitch) + " bytes x " +
+                             std::to_string(A.rowsPerSlice()) + " x " + std::to_string(A.slices()) + ")");
+      Pitch = A.pitch;
+      Rows = A.rowsPerSlice();
+      Addr = A.base + (E.z * Rows + E.y) * Pitch + E.x;
+      return llvm::Error::success();
+    }
+    Pitch = E.pitch;
+    Rows = E.rows ? E.rows : C.height;
+    if (C.height * C.depth > 1 && Pitch < E.x + WidthBytes)
+      return makeError(Errc::InvalidPitchValue, std::string("the ") + What + " pitch " + std::to_string(Pitch) +
+                                                    " is smaller than the copied row (" + std::to_string(WidthBytes) +
+                                                    " bytes at " + std::to_string(E.x) + ")");
+    if (C.depth > 1 && Rows < E.y + C.height)
+      return makeError(Errc::InvalidValue, std::string("the ") + What + "'s rows per slice (" + std::to_string(Rows) +
+                                               ") are fewer than the copied rows");
+    if (C.height * C.depth == 1) Pitch = std::max(Pitch, WidthBytes);
+    Addr = E.ptr + (E.z * Rows + E.y) * Pitch + E.x;
+    return llvm::Error::success();
+  };
+  if (llvm::Error E = Side(Src, C.src, C.srcPitch, C.srcRows, "source")) return E;
+  if (llvm::Error E = Side(Dst, C.dst, C.dstPitch, C.dstRows, "destination")) return E;
+  C.srcArray = Src.array;
+  C.dstArray = Dst.array;
+  C.srcPos[0] = Src.x, C.srcPos[1] = Src.y, C.srcPos[2] = Src.z;
+  C.dstPos[0] = Dst.x, C.dstPos[1] = Dst.y, C.dstPos[2] = Dst.z;
+  return C;
+}
+
+// ---- texture and surface objects ----------------------------------------------------
+namespace {
+void describeArray(const Array &A, ptx_tex_desc &T) {
+  const ArrayDesc &D = A.desc;
+  T.base = A.base;
+  T.width = uint32_t(D.width);
+  T.height = uint32_t(A.rowsPerSlice());
+  T.depth = uint32_t(A.slices());
+  T.layers = 1;
+  T.pitch = A.pitch;
+  T.geometry = D.depth ? PTX_TEX_GEOM_3D : D.height ? PTX_TEX_GEOM_2D : PTX_TEX_GEOM_1D;
+  if (D.flags & (ArrayLayered | ArrayCubemap)) { // layers are the depth slices
+    T.layers = uint32_t(D.depth);
+    T.depth = 1;
+    T.geometry = (D.flags & ArrayCubemap) ? PTX_TEX_GEOM_CUBE : D.height ? PTX_TEX_GEOM_2D_ARRAY : PTX_TEX_GEOM_1D_ARRAY;
+  }
+}
+
+uint8_t kindOf(ChannelKind K) {
+  return K == ChannelKind::Signed ? PTX_TEX_KIND_SIGNED : K == ChannelKind::Unsigned ? PTX_TEX_KIND_UNSIGNED
+                                                                                       : PTX_TEX_KIND_FLOAT;
+}
+
+// The resource part of a descriptor; Linear is set for linear-memory resources.
+llvm::Error describeResource(const Context &Ctx, const ResourceDesc &R, ptx_tex_desc &T, ChannelFormat &F,
+                             bool &Linear) {
+  Linear = false;
+  switch (R.kind) {
+  case ResourceKind::Array: {
+    if (!R.array || Ctx.array(R.array) != R.array)
+      return makeError(Errc::InvalidResourceHandle, "not a CUDA array of this context");
+    F = R.array->desc.format;
+    describeArray(*R.array, T);
+    return llvm::Error::success();
+  }
+  case ResourceKind::Linear: {
+    F = R.format;
+    if (llvm::Error E = checkFormat(F)) return E;
+    if (!R.ptr || R.sizeBytes < F.bytes() || !Ctx.memory().find(R.ptr, std::max<uint64_t>(R.sizeBytes, 1)))
+      return makeError(Errc::InvalidValue, "linear resource is not " + std::to_string(R.sizeBytes) +
+                                               " bytes of device memory");
+    T.base = R.ptr;
+    T.width = uint32_t(R.sizeBytes / F.bytes());
+    T.height = T.depth = T.layers = 1;
+    T.pitch = uint64_t(T.width) * F.bytes();
+    T.geometry = PTX_TEX_GEOM_1D;
+    Linear = true;
+    return llvm::Error::success();
+  }
+  case ResourceKind::Pitch2D: {
+    F = R.format;
+    if (llvm::Error E = checkFormat(F)) return E;
+    if (!R.ptr || R.width == 0 || R.height == 0 || R.pitch < R.width * F.bytes() ||
+        !Ctx.memory().find(R.ptr, R.pitch * (R.height - 1) + R.width * F.bytes()))
+      return makeError(Errc::InvalidValue, "pitch2D resource is not " + std::to_string(R.width) + " x " +
+                                               std::to_string(R.height) + " elements of device memory with pitch " +
+                                               std::to_string(R.pitch));
+    if (R.pitch % 32 != 0) // cudaDevAttrTexturePitchAlignment
+      return makeError(Errc::InvalidPitchValue, "pitchInBytes " + std::to_string(R.pitch) +
+                                                    " is not a multiple of the texture pitch alignment (32)");
+    T.base = R.ptr;
+    T.width = uint32_t(R.width);
+    T.height = uint32_t(R.height);
+    T.depth = T.layers = 1;
+    T.pitch = R.pitch;
+    T.geometry = PTX_TEX_GEOM_2D;
+    return llvm::Error::success();
+  }
+  }
+  return makeError(Errc::InvalidValue, "unknown resource kind");
+}
+
+llvm::Error describeTexture(const TextureDesc &X, const ChannelFormat &F, bool Linear, ptx_tex_desc &T) {
+  if (X.sRGB) return makeError(Errc::NotSupported, "unsupported CUDA feature: sRGB conversion");
+  bool Promote = X.promoteIntegers && F.kind != ChannelKind::Float;
+  if (Promote && F.bits == 32)
+    return makeError(Errc::InvalidNormSetting, "reads promoted to [0,1] need 8- or 16-bit integer channels");
+  T.read_mode = Promote ? PTX_TEX_READ_NORMALIZED : PTX_TEX_READ_ELEMENT;
+  bool FloatResult = F.kind == ChannelKind::Float || Promote;
+  if (X.filter == FilterMode::Linear && !FloatResult && !Linear) {
+    if (!X.integerLinearTraps)
+      return makeError(Errc::InvalidFilterSetting, "linear filtering of element-type integer reads (only float results are filtered)");
+    T.magic = ~uint32_t(PTX_TEX_DESC_MAGIC); // the device library traps on a descriptor without the magic
+  }
+  T.filter = X.filter == FilterMode::Linear ? PTX_TEX_FILTER_LINEAR : PTX_TEX_FILTER_POINT;
+  if (X.normalizedCoords) T.flags |= PTX_TEX_FLAG_NORMALIZED_COORDS;
+  for (int D = 0; D < 3; ++D) {
+    if (uint8_t(X.address[D]) > uint8_t(AddressMode::Border))
+      return makeError(Errc::InvalidValue, "unknown address mode " + std::to_string(int(X.address[D])));
+    T.address[D] = uint8_t(X.address[D]); // ptx_tex_address has CUDA's address-mode values
+  }
+  for (int C = 0; C < 4; ++C) T.border_color[C] = X.border[C];
+  if (Linear) {
+    // tex1Dfetch on linear memory: integer texel indices, no filtering or
+    // addressing; an index outside the resource reads zero.
+    T.address[0] = T.address[1] = T.address[2] = PTX_TEX_ADDR_BORDER;
+    for (float &C : T.border_color) C = 0.0f;
+  }
+  // Seamless cube filtering blends texels of neighbouring faces at the edges; the device
+  // library clamps to the face, which equals it for point sampling only.
+  if (X.seamlessCubemap && T.geometry == PTX_TEX_GEOM_CUBE && T.filter == PTX_TEX_FILTER_LINEAR)
+    return makeError(Errc::NotSupported, "unsupported CUDA feature: seamless cubemap filtering (linear filtering "
+                                         "across cube faces)");
+  // maxAnisotropy and the mipmap fields only act on mipmapped resources, which are refused.
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<uint64_t> Context::createTextureObject(const ResourceDesc &R, const TextureDesc *Tex) {
+  ptx_tex_desc T;
+  std::memset(&T, 0, sizeof T);
+  T.magic = PTX_TEX_DESC_MAGIC;
+  ChannelFormat F;
+  bool Linear = false;
+  if (llvm::Error E = describeResource(*this, R, T, F, Linear)) return E;
+  T.channels = F.channels;
+  T.bits = F.bits;
+  T.kind = kindOf(F.kind);
+  TextureObject Obj;
+  Obj.res = R;
+  if (Tex) {
+    if (llvm::Error E = describeTexture(*Tex, F, Linear, T)) return E;
+    Obj.tex = *Tex;
+  } else {
+    if (R.kind != ResourceKind::Array) return makeError(Errc::InvalidValue, "surfaces need a CUDA array resource");
+    // CUDA 13 on an H200 creates a surface on an array allocated without the
+    // surface load/store flag (measured with scripts/probe/texprobe.cu), so it is not refused.
+    Obj.surface = true;
+    T.flags = PTX_TEX_FLAG_SURFACE;
+    T.filter = PTX_TEX_FILTER_POINT;
+    T.read_mode = PTX_TEX_READ_ELEMENT;
+    T.address[0] = T.address[1] = T.address[2] = PTX_TEX_ADDR_CLAMP;
+  }
+  auto Addr = allocate(sizeof T, MemoryKind::Device);
+  if (!Addr) return Addr.takeError();
+  if ((*Addr & 15) != 0) {
+    llvm::consumeError(free(*Addr));
+    return makeError(Errc::Unknown, "texture descriptor allocation is not 16-byte aligned");
+  }
+  if (llvm::Error E = copySync(*Addr, reinterpret_cast<uint64_t>(&T), sizeof T, MemcpyKind::HostToDevice)) {
+    llvm::consumeError(free(*Addr));
+    return E;
+  }
+  std::lock_guard<std::mutex> G(P->TexMu);
+  P->TexObjects[*Addr] = Obj;
+  return *Addr;
+}
+
+llvm::Error Context::destroyTextureObject(uint64_t H, bool Surface) {
+  {
+    std::lock_guard<std::mutex> G(P->TexMu);
+    auto It = P->TexObjects.find(H);
+    if (It == P->TexObjects.end() || It->second.surface != Surface)
+      return makeError(Errc::InvalidValue, std::string("not a live ") + (Surface ? "surface" : "texture") + " object");
+    P->TexObjects.erase(It);
+  }
+  return free(H, MemoryKind::Device);
+}
+
+llvm::Expected<TextureObject> Context::textureObject(uint64_t H, bool Surface) const {
+  std::lock_guard<std::mutex> G(P->TexMu);
+  auto It = P->TexObjects.find(H);
+  if (It == P->TexObjects.end() || It->second.surface != Surface)
+    return makeError(Errc::InvalidValue, std::string("not a live ") + (Surface ? "surface" : "texture") + " object");
+  return It->second;
+}
+
+} // namespace runtime
