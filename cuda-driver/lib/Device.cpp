@@ -130,6 +130,10 @@ extern "C" CUresult drvDeviceGetUuid_v1(CUuuid *U, CUdevice Dev) { return cuDevi
 
 CUresult cuDeviceGetAttribute(int *Value, CUdevice_attribute A, CUdevice Dev) {
   if (!Value) return CUDA_ERROR_INVALID_VALUE;
+  // Values outside CUDA 13's enum are an error: the H200 answers 1..147 and returns
+  // CUDA_ERROR_INVALID_VALUE for 148 (CU_DEVICE_ATTRIBUTE_MAX) .. 159
+  // (tests/driver/data/driver_probe_h200.txt).
+  if (int(A) < 0 || int(A) >= int(CU_DEVICE_ATTRIBUTE_MAX)) return CUDA_ERROR_INVALID_VALUE;
   const runtime::DeviceProperties *P;
   if (CUresult R = props(Dev, &P)) return R;
   long long V = attribute(A, *P);

@@ -139,7 +139,7 @@ llvm::Expected<Side> classify(Context &C, uint64_t P, uint64_t N, bool StatedDev
   if (N > UINT64_MAX - P) return makeError(Errc::InvalidValue, std::string(What) + " range wraps around");
   if (auto A = C.memory().find(P, N)) return Side{A->kind == MemoryKind::Device, false};
   if (C.memory().overlaps(P, N))
-    return makeError(Errc::InvalidValue, std::string(What) + " range [" + llvm::utohexstr(P) + ", +" +
+    return makeError(Errc::InvalidValue, std::string(What) + " range [0x" + llvm::utohexstr(P) + ", +" +
                                              std::to_string(N) + ") runs past the end of its allocation");
   if (StatedDevice)
     return makeError(Errc::InvalidValue, std::string(What) + " pointer 0x" + llvm::utohexstr(P) +

@@ -8,12 +8,13 @@ libcuda.so.1 first). Runs it in the images directory and compares its stdout byt
 golden/<name>.out. Exit 0 on equality, 1 otherwise (with a diff), 2 on a setup failure.
 
 usage: run_driver.py --build DIR --cuda DIR --program NAME (--golden NAME | --self-check) [--arch gfx1100]
-                     [--policy pack|pad] [--nvrtc] -- ARGS...
+                     [--policy pack|pad] [--nvrtc] [--preload LIB] -- ARGS...
 """
 import argparse
 import difflib
 import fcntl
 import os
+import re
 import subprocess
 import sys
 
@@ -51,6 +52,9 @@ def main():
     ap.add_argument("--arch", default="gfx1100")
     ap.add_argument("--policy")
     ap.add_argument("--nvrtc", action="store_true")
+    ap.add_argument("--preload", default="",
+                    help="LD_PRELOAD for the program only (a sanitizer runtime such as libasan.so); "
+                         "a sanitizer report on its stderr fails the run")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     work = os.path.join(a.build, "tests", "driver", "work")
@@ -81,7 +85,13 @@ def main():
     env["PTX2AMD_DEVICE"] = "emu"
     if a.policy:
         env["PTX2AMD_WARP_POLICY"] = a.policy
+    if a.preload:
+        env["LD_PRELOAD"] = a.preload
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1")
     r = subprocess.run([exe, *a.args], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    if a.preload and re.search(r"ERROR: (Address|Leak)Sanitizer", r.stderr):
+        sys.stdout.write(r.stderr[-8000:] + f"\nsanitizer report ({a.preload} preloaded)\n")
+        return 1
     if a.self_check:
         lines = r.stdout.splitlines()
         if r.returncode == 0 and lines and lines[-1] == "PASS":

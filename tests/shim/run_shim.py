@@ -83,6 +83,10 @@ def main():
                          "instead of setting LD_LIBRARY_PATH / PTX2AMD_ARCH / PTX2AMD_WARP_POLICY")
     ap.add_argument("--expect-failure", action="store_true",
                     help="the run must exit non-zero (no PASS line needed, no golden comparison)")
+    ap.add_argument("--preload", default="",
+                    help="LD_PRELOAD for the program run only (a sanitizer runtime such as libasan.so: its "
+                         "allocator and libc interceptors check the uninstrumented runtime); any sanitizer "
+                         "report on stderr fails the test")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -109,6 +113,9 @@ def main():
         env["PTX2AMD_DEVICE"] = a.device
     if a.emu_threads:
         env["PTX2AMD_EMU_THREADS"] = str(a.emu_threads)
+    if a.preload:
+        env["LD_PRELOAD"] = a.preload
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1")
     try:
         r = subprocess.run(a.launcher + ([exe] if not a.launcher else ["--", exe]) + a.args, capture_output=True,
                            text=True, env=env, timeout=a.timeout)
@@ -133,6 +140,9 @@ def main():
         return 0 if ok else 1
     if r.returncode != 0:
         print("exit status %d" % r.returncode)
+        ok = False
+    if a.preload and re.search(r"ERROR: (Address|Leak)Sanitizer", r.stderr):
+        print("sanitizer report on stderr (%s preloaded)" % a.preload)
         ok = False
     lines = [l.rstrip() for l in r.stdout.splitlines()]
     if not any(l.endswith("PASS") for l in lines) or any(l.endswith("FAIL") for l in lines):
