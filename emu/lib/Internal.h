@@ -135,6 +135,14 @@ struct ModuleImage {
   // launcher-filled device runtime state (docs/pipeline.md)
   uint64_t printfBuf = 0, heapHdr = 0;
   std::vector<uint64_t> allocations; // device allocations owned by the module
+  // Launches of this module run at the same time when their streams do. The
+  // printf FIFO (one per module: the devlib reads its address from a module
+  // global) is reset when the first in-flight launch starts and drained when
+  // the last one ends; a cooperative launch holds `exclusive` (it writes its
+  // grid-sync workspace into the module's __ptx2amd_envreg), others share it.
+  std::mutex launchMu; // guards inFlight and the lazily allocated state above
+  unsigned inFlight = 0;
+  std::shared_mutex exclusive;
 };
 
 class Arena;
@@ -280,6 +288,11 @@ struct LaunchState {
   std::function<void(llvm::StringRef)> *printfSink = nullptr;
   /// Records the first failure and stops the launch.
   void fail(std::string Msg, support::FaultKind K) { record(std::move(Msg), ErrorClass::Fault, K, {}, {}); }
+  /// The first failure was a trap (an assertion traps after its printf record).
+  bool trapped() {
+    std::lock_guard<std::mutex> G(errMu);
+    return !error.empty() && errorClass == ErrorClass::Fault && errorFault == support::FaultKind::Trap;
+  }
   void failUnsupported(std::string Msg, std::string Construct) {
     record(std::move(Msg), ErrorClass::Unsupported, {}, {}, std::move(Construct));
   }

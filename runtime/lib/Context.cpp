@@ -262,6 +262,7 @@ llvm::Error Context::reset() {
     P->Modules.clear();
     ++P->Generation;
   }
+  backend().retireHostAliases(); // their variables went with the modules
   for (const Allocation &A : Mem.all()) {
     Mem.erase(A.base);
     if (A.moduleGlobal) continue; // part of a (retired) backend module
