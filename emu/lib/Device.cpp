@@ -13,7 +13,7 @@
 // 64*ceil(T/32) lanes and its trailing block-dim argument filled here.
 // Launches from several host threads (streams) run at the same time; a
 // module's printf FIFO is drained when its last in-flight launch ends, and
-// a cooperative launch runs alone in its module (ModuleImage).
+// its cooperative launches take turns (ModuleImage).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -517,11 +517,9 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   if (Cfg.cooperative && (NumWG * NumWaves > 65536 || NumWG * WGBytes > (16ull << 30)))
     return limitErr(::support::Resource::CooperativeGrid, "cooperative launch of '" + Name + "': " + Twine(NumWG) + " workgroups cannot all be resident");
 
-  // ---- in flight: a cooperative launch alone in its module, others together
-  std::shared_lock<std::shared_mutex> Sharing(Img.exclusive, std::defer_lock);
-  std::unique_lock<std::shared_mutex> Alone(Img.exclusive, std::defer_lock);
-  if (Cfg.cooperative) Alone.lock();
-  else Sharing.lock();
+  // ---- in flight (one cooperative launch of the module at a time: the envreg holds one workspace)
+  std::unique_lock<std::mutex> CoopTurn(Img.cooperative, std::defer_lock);
+  if (Cfg.cooperative) CoopTurn.lock();
   {
     std::lock_guard<std::mutex> G(Img.launchMu);
     if (PrintfGlobal && !Img.printfBuf) {
@@ -550,7 +548,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
       }
       if (HeapGlobal) std::memcpy(HeapGlobal, &Img.heapHdr, 8);
     }
-    if (CoopWS) { // alone in the module (exclusive): the envreg is this launch's
+    if (CoopWS) { // this module's only cooperative launch now: the envreg is this launch's
       // CUDA's load_env_reg64<1, 2>: %envreg1 holds the high, %envreg2 the low half
       uint32_t Lo = uint32_t(CoopWS), Hi = uint32_t(CoopWS >> 32);
       std::memcpy(Env + 4, &Hi, 4);

@@ -138,11 +138,12 @@ struct ModuleImage {
   // Launches of this module run at the same time when their streams do. The
   // printf FIFO (one per module: the devlib reads its address from a module
   // global) is reset when the first in-flight launch starts and drained when
-  // the last one ends; a cooperative launch holds `exclusive` (it writes its
-  // grid-sync workspace into the module's __ptx2amd_envreg), others share it.
+  // the last one ends. A cooperative launch writes its grid-sync workspace
+  // into the module's __ptx2amd_envreg, which holds one: it holds
+  // `cooperative` while it runs (normal launches do not read the envreg).
   std::mutex launchMu; // guards inFlight and the lazily allocated state above
   unsigned inFlight = 0;
-  std::shared_mutex exclusive;
+  std::mutex cooperative;
 };
 
 class Arena;

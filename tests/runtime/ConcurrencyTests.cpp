@@ -6,7 +6,8 @@
 // stream, sets; it gives up after a %globaltimer deadline (result 2), so a
 // runtime that serialises launches fails the test instead of hanging. On
 // emu and isa (whose %globaltimer is a per-wave instruction count, so the
-// deadline is generous in wall time there). Also: the host aliases of
+// deadline is generous in wall time there); on emu also with a cooperative
+// setter (cooperative launches take turns only among themselves). Also: the host aliases of
 // __managed__ variables are retired by a device reset (core/HostMirrors),
 // checked on a fake device memory.
 //
@@ -116,6 +117,47 @@ TEST_P(ConcurrentLaunches, ASpinnerSeesTheFlagAKernelInAnotherStreamSets) {
   ASSERT_FALSE(bool(C.copySync(reinterpret_cast<uint64_t>(Got), *Buf, 8)));
   EXPECT_EQ(Got[0], 1u);
   EXPECT_EQ(Got[1], 1u) << "the spinner gave up: the launches did not overlap";
+  ASSERT_FALSE(bool(C.reset()));
+}
+
+// emu: a cooperative launch (the setter) overlaps a normal launch of the same
+// module (the spinner) -- only cooperative launches of one module take turns.
+TEST(ConcurrentCooperativeLaunch, OverlapsANormalLaunchOfItsModule) {
+  PlatformOptions O;
+  O.device = "emu";
+  O.arch = "gfx1100";
+  auto P = Platform::create(O);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  auto D = (*P)->device(0);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  Context &C = (*D)->primaryContext();
+  ModuleSource S;
+  S.ptx = SpinPtx;
+  auto M = C.loadModule(S);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  auto Spin = (*M)->function("spin");
+  ASSERT_TRUE(bool(Spin)) << llvm::toString(Spin.takeError());
+  auto Set = (*M)->function("set");
+  ASSERT_TRUE(bool(Set)) << llvm::toString(Set.takeError());
+  auto Buf = C.allocate(8, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf));
+  ASSERT_FALSE(bool(C.memsetSync(*Buf, 0, 8)));
+  auto A = C.createStream(true);
+  ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
+  auto B = C.createStream(true);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  uint64_t Flag = *Buf, Result = *Buf + 4, Timeout = 5'000'000'000ull;
+  void *SpinArgs[] = {&Flag, &Result, &Timeout};
+  void *SetArgs[] = {&Flag};
+  LaunchConfig One, Coop;
+  Coop.cooperative = true;
+  ASSERT_FALSE(bool((*A)->launch(**Spin, One, SpinArgs)));
+  ASSERT_FALSE(bool((*B)->launch(**Set, Coop, SetArgs)));
+  ASSERT_FALSE(bool((*A)->drain()));
+  ASSERT_FALSE(bool((*B)->drain()));
+  uint32_t Got[2] = {};
+  ASSERT_FALSE(bool(C.copySync(reinterpret_cast<uint64_t>(Got), *Buf, 8)));
+  EXPECT_EQ(Got[1], 1u) << "the spinner gave up: the cooperative launch waited for it";
   ASSERT_FALSE(bool(C.reset()));
 }
 

@@ -8,8 +8,13 @@
 // other), a ping-pong where each kernel waits for the other (flags both ways), and a spinner in a
 // non-blocking stream released by a kernel in the legacy default stream (which does not
 // synchronise with non-blocking streams). cudaStreamQuery of the spinner's stream before its
-// setter is launched must be cudaErrorNotReady. Every printed line is independent of timing
-// (times go to stderr); the expected stdout is the H200's (tests/golden/programs/).
+// setter is launched must be cudaErrorNotReady. Every kernel is launched once before the cases:
+// CUDA loads kernels lazily (CUDA_MODULE_LOADING=LAZY, the default since 12.2), and loading a kernel
+// while another one runs may wait for it -- on the H200, without this warm-up, a setter or pong
+// launched for the first time while its partner spun was held until the partner gave up (the
+// Programming Guide's lazy-loading hazard for kernels that wait for each other). Every printed line
+// is independent of timing (times go to stderr); the expected stdout is the H200's
+// (tests/golden/programs/).
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -82,6 +87,22 @@ int main() {
     return e;
   };
   auto results = [&](int* h) -> cudaError_t { return cudaMemcpy(h, result, 2 * sizeof(int), cudaMemcpyDeviceToHost); };
+
+  // Warm-up: every kernel runs once (loaded before it has to run next to another), without waiting.
+  {
+    const int ready[2] = {1, 1};
+    CHECK(cudaMemcpy(flags, ready, sizeof ready, cudaMemcpyHostToDevice));
+    spinner<<<1, 1>>>(flags, result, kTimeoutNs, 0);
+    setter<<<1, 1>>>(flags, 0);
+    ping<<<1, 1>>>(flags, flags + 1, result, kTimeoutNs);
+    pong<<<1, 1>>>(flags, flags + 1, result, kTimeoutNs);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    int h[2];
+    CHECK(results(h));
+    printf("warm-up: ping %d, pong %d\n", h[0], h[1]);
+    wrong += h[0] != 1 || h[1] != 1;
+  }
 
   // 1. two non-blocking streams; device printf from both kernels.
   step = 1;

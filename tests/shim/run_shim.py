@@ -83,6 +83,8 @@ def main():
                          "instead of setting LD_LIBRARY_PATH / PTX2AMD_ARCH / PTX2AMD_WARP_POLICY")
     ap.add_argument("--expect-failure", action="store_true",
                     help="the run must exit non-zero (no PASS line needed, no golden comparison)")
+    ap.add_argument("--golden-name", default="",
+                    help="golden files <NAME>.stdout / .meta instead of the program's own (a run with arguments)")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -142,12 +144,12 @@ def main():
         if want not in r.stderr:
             print("stderr lacks %r" % want)
             ok = False
-    g, why = golden(a.golden, a.prog, src)
+    g, why = golden(a.golden, a.golden_name or a.prog, src)
     print("H200 comparison:", why)
     if g is not None and g != r.stdout:
         print("stdout differs from the H200 golden:\n--- golden\n" + g + "--- emu\n" + r.stdout)
         ok = False
-    if a.args and g is not None:
+    if a.args and g is not None and not a.golden_name:
         print("(note: run with arguments", a.args, "compared against the default-size golden)")
     print("RESULT", "PASS" if ok else "FAIL")
     return 0 if ok else 1
