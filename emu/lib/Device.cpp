@@ -303,7 +303,7 @@ Expected<uint64_t> emu::Module::globalAddress(StringRef Name) const {
 
 // Launches on one device may run at the same time (one per stream): each has
 // its own LaunchState, kernarg segment and workers; what a module shares is
-// guarded by ModuleImage::launchMu / exclusive.
+// guarded by ModuleImage::launchMu / cooperative.
 Error Device::launch(emu::Module &M, StringRef Name, const LaunchConfig &Cfg, void **Args) {
   return P->launch(*M.Img, Name, Cfg, Args);
 }
