@@ -39,6 +39,7 @@ struct VarEntry {
   size_t size = 0;
   bool managed = false;
   void **managedPtr = nullptr; // __managed__: where the host code reads the variable's address
+  bool aliased = false;        // *managedPtr is a host alias this registry made (a module load)
 };
 
 struct Registry {
@@ -116,12 +117,22 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
       note("__managed__ variable '" + V.name + "': " + llvm::toString(G.takeError()));
       continue;
     }
+    // Loaded again after a cudaDeviceReset: CUDA keeps a __managed__ variable's
+    // value across the reset (seen on the H200, tests/shim/device_reset.cu), so
+    // the variable starts from the bytes of its previous alias (retired, still
+    // readable), not from its initial value.
+    if (V.aliased)
+      if (llvm::Error E = C->copySync(G->address, reinterpret_cast<uint64_t>(*V.managedPtr), V.size,
+                                      runtime::MemcpyKind::HostToDevice))
+        note("__managed__ variable '" + V.name + "': its value before the device reset is lost: " +
+             llvm::toString(std::move(E)));
     auto HostAddr = C->backend().hostAlias(G->address, V.size);
     if (!HostAddr) {
       note("__managed__ variable '" + V.name + "': " + llvm::toString(HostAddr.takeError()));
       continue;
     }
     *V.managedPtr = reinterpret_cast<void *>(*HostAddr);
+    V.aliased = true;
   }
   return cudaSuccess;
 }

@@ -11,6 +11,9 @@
 // workgroups make progress; cooperative launches keep the whole grid
 // resident. Warp policies: a "pad" kernel gets workgroups of
 // 64*ceil(T/32) lanes and its trailing block-dim argument filled here.
+// Launches from several host threads (streams) run at the same time; a
+// module's printf FIFO is drained when its last in-flight launch ends, and
+// its cooperative launches take turns (ModuleImage).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -120,11 +123,14 @@ struct Device::Impl {
   std::vector<std::unique_ptr<emu::Module>> Modules;
   mutable std::mutex CountMu;
   std::map<std::string, KernelCounters> Counters;
-  std::mutex LaunchMu; // launches on one device run one at a time (a single stream)
 
   Error launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args);
-  // Emits the launch's printf records; true when one is a failed assertion's.
-  bool drainPrintf(ModuleImage &Img, uint64_t Cap, const std::function<void(StringRef)> &Sink);
+  // Decodes the module's printf records; true when one is a failed
+  // assertion's. Emit: the text of every record goes to the sink (every
+  // writer is done); else only look for that flag (other launches of the
+  // module may still be writing records: the walk stops at the first one
+  // that is not complete yet).
+  bool scanPrintf(ModuleImage &Img, uint64_t Cap, bool Emit, const std::function<void(StringRef)> &Sink);
 };
 
 Device::Device(std::unique_ptr<Impl> I) : P(std::move(I)) {}
@@ -295,8 +301,10 @@ Expected<uint64_t> emu::Module::globalAddress(StringRef Name) const {
   return It->second;
 }
 
+// Launches on one device may run at the same time (one per stream): each has
+// its own LaunchState, kernarg segment and workers; what a module shares is
+// guarded by ModuleImage::launchMu / cooperative.
 Error Device::launch(emu::Module &M, StringRef Name, const LaunchConfig &Cfg, void **Args) {
-  std::lock_guard<std::mutex> G(P->LaunchMu);
   return P->launch(*M.Img, Name, Cfg, Args);
 }
 
@@ -321,7 +329,7 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   auto LS = std::make_unique<LaunchState>();
   LaunchState &L = *LS;
   L.img = &Img;
-  L.kernel = Img.byFunc[F];
+  L.kernel = Img.byFunc.lookup(F);
   L.arena = A.get();
   L.kernelName = Name.str();
   L.W = kernelWaveSize(*F);
@@ -478,53 +486,23 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     if (!A->lookup(It->second, Bytes, Lo, Hi)) return nullptr;
     return A->host(It->second);
   };
+  uint8_t *Env = globalHost(::support::global::kEnvReg, 128);
+  uint8_t *PrintfGlobal = globalHost(::support::global::kPrintfBuffer, 8);
+  uint8_t *HeapGlobal = globalHost(::support::global::kHeap, 8);
+  const uint64_t PrintfCap = Opts.printfBufferBytes;
   uint64_t CoopWS = 0;
-  if (uint8_t *Env = globalHost(::support::global::kEnvReg, 128)) {
-    std::memset(Env, 0, 128);
-    if (Cfg.cooperative) {
-      auto WS = A->alloc(256, 256);
-      if (!WS) return WS.takeError();
-      CoopWS = *WS;
-      uint32_t Hdr[2] = {8, 0}; // grid_workspace { wsSize; barrier }
-      std::memcpy(A->host(CoopWS), Hdr, 8);
-      // CUDA's load_env_reg64<1, 2>: %envreg1 holds the high, %envreg2 the low half
-      uint32_t Lo = uint32_t(CoopWS), Hi = uint32_t(CoopWS >> 32);
-      std::memcpy(Env + 4, &Hi, 4);
-      std::memcpy(Env + 8, &Lo, 4);
-    }
+  if (Cfg.cooperative && Env) {
+    auto WS = A->alloc(256, 256);
+    if (!WS) return WS.takeError();
+    CoopWS = *WS;
+    uint32_t Hdr[2] = {8, 0}; // grid_workspace { wsSize; barrier }
+    std::memcpy(A->host(CoopWS), Hdr, 8);
   }
   struct FreeWS {
     Arena *A;
     uint64_t X;
     ~FreeWS() { if (X) consumeError(A->free(X)); }
   } FreeCoop{A.get(), CoopWS};
-  uint8_t *PrintfGlobal = globalHost(::support::global::kPrintfBuffer, 8);
-  const uint64_t PrintfCap = Opts.printfBufferBytes;
-  if (PrintfGlobal) {
-    if (!Img.printfBuf) {
-      auto B = A->alloc(PrintfCap + 16, 256);
-      if (!B) return B.takeError();
-      Img.printfBuf = *B;
-      Img.allocations.push_back(*B);
-    }
-    uint64_t Hdr[2] = {PrintfCap, 0};
-    std::memcpy(A->host(Img.printfBuf), Hdr, 16);
-    std::memcpy(PrintfGlobal, &Img.printfBuf, 8);
-  }
-  if (uint8_t *HeapGlobal = globalHost(::support::global::kHeap, 8)) {
-    if (!Img.heapHdr) {
-      auto H = A->alloc(Opts.heapBytes, 256);
-      if (!H) return H.takeError();
-      auto Hd = A->alloc(24, 256);
-      if (!Hd) return Hd.takeError();
-      uint64_t Hdr[3] = {*H, Opts.heapBytes, 0};
-      std::memcpy(A->host(*Hd), Hdr, 24);
-      Img.heapHdr = *Hd;
-      Img.allocations.push_back(*H);
-      Img.allocations.push_back(*Hd);
-    }
-    std::memcpy(HeapGlobal, &Img.heapHdr, 8);
-  }
 
   // ---- schedule
   const uint64_t NumWG = Cfg.grid.count();
@@ -538,6 +516,45 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
                                                                             Opts.residentBytesPerThread / WGBytes));
   if (Cfg.cooperative && (NumWG * NumWaves > 65536 || NumWG * WGBytes > (16ull << 30)))
     return limitErr(::support::Resource::CooperativeGrid, "cooperative launch of '" + Name + "': " + Twine(NumWG) + " workgroups cannot all be resident");
+
+  // ---- in flight (one cooperative launch of the module at a time: the envreg holds one workspace)
+  std::unique_lock<std::mutex> CoopTurn(Img.cooperative, std::defer_lock);
+  if (Cfg.cooperative) CoopTurn.lock();
+  {
+    std::lock_guard<std::mutex> G(Img.launchMu);
+    if (PrintfGlobal && !Img.printfBuf) {
+      auto B = A->alloc(PrintfCap + 16, 256);
+      if (!B) return B.takeError();
+      Img.printfBuf = *B;
+      Img.allocations.push_back(*B);
+    }
+    if (HeapGlobal && !Img.heapHdr) {
+      auto H = A->alloc(Opts.heapBytes, 256);
+      if (!H) return H.takeError();
+      auto Hd = A->alloc(24, 256);
+      if (!Hd) return Hd.takeError();
+      uint64_t Hdr[3] = {*H, Opts.heapBytes, 0};
+      std::memcpy(A->host(*Hd), Hdr, 24);
+      Img.heapHdr = *Hd;
+      Img.allocations.push_back(*H);
+      Img.allocations.push_back(*Hd);
+    }
+    if (Img.inFlight++ == 0) { // the first launch of the module now running
+      if (Env) std::memset(Env, 0, 128);
+      if (PrintfGlobal) {
+        uint64_t Hdr[2] = {PrintfCap, 0};
+        std::memcpy(A->host(Img.printfBuf), Hdr, 16);
+        std::memcpy(PrintfGlobal, &Img.printfBuf, 8);
+      }
+      if (HeapGlobal) std::memcpy(HeapGlobal, &Img.heapHdr, 8);
+    }
+    if (CoopWS) { // this module's only cooperative launch now: the envreg is this launch's
+      // CUDA's load_env_reg64<1, 2>: %envreg1 holds the high, %envreg2 the low half
+      uint32_t Lo = uint32_t(CoopWS), Hi = uint32_t(CoopWS >> 32);
+      std::memcpy(Env + 4, &Hi, 4);
+      std::memcpy(Env + 8, &Lo, 4);
+    }
+  }
   std::atomic<uint64_t> NextWG{0};
   const unsigned Slice = std::max(16u, Opts.sliceInstructions);
 
@@ -614,11 +631,17 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
     C.waveInstructions += L.waveInstrs.load();
   }
   // The device library's __assertfail prints a flagged record, then traps.
-  bool AssertRecord = PrintfGlobal && drainPrintf(Img, PrintfCap, *L.printfSink);
+  bool AssertRecord = false;
+  {
+    std::lock_guard<std::mutex> G(Img.launchMu);
+    if (CoopWS) std::memset(Env, 0, 128); // the next launches see no workspace
+    bool Last = --Img.inFlight == 0;
+    if (PrintfGlobal && (Last || L.trapped())) AssertRecord = scanPrintf(Img, PrintfCap, Last, *L.printfSink);
+  }
   return L.takeError(AssertRecord);
 }
 
-bool Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap, const std::function<void(StringRef)> &Sink) {
+bool Device::Impl::scanPrintf(ModuleImage &Img, uint64_t Cap, bool Emit, const std::function<void(StringRef)> &Sink) {
   uint8_t *B = A->host(Img.printfBuf);
   uint64_t Used;
   std::memcpy(&Used, B + 8, 8);
@@ -641,15 +664,19 @@ bool Device::Impl::drainPrintf(ModuleImage &Img, uint64_t Cap, const std::functi
     uint32_t Rec, FLen;
     std::memcpy(&Rec, D + At, 4);
     std::memcpy(&FLen, D + At + 4, 4);
-    SawAssert |= (FLen & ::support::printfrec::kAssertFlag) != 0;
+    const bool Flag = (FLen & ::support::printfrec::kAssertFlag) != 0;
+    if (Emit) SawAssert |= Flag; // every writer is done: even a truncated assertion record counts
     FLen &= ::support::printfrec::kLengthMask;
     uint64_t FPad = (uint64_t(FLen) + 7) & ~7ull;
     if (Rec < 8 + FPad || At + Rec > Used || !FLen) break;
-    std::string Fmt(reinterpret_cast<const char *>(D + At + 8), FLen - 1);
-    Out += formatVprintf(Fmt, D + At + 8 + FPad, Rec - 8 - FPad, ReadStr);
+    SawAssert |= Flag;
+    if (Emit) {
+      std::string Fmt(reinterpret_cast<const char *>(D + At + 8), FLen - 1);
+      Out += formatVprintf(Fmt, D + At + 8 + FPad, Rec - 8 - FPad, ReadStr);
+    }
     At += Rec;
   }
-  if (Out.empty()) return SawAssert;
+  if (!Emit || Out.empty()) return SawAssert;
   if (Sink) Sink(Out);
   else { fwrite(Out.data(), 1, Out.size(), stdout); fflush(stdout); }
   return SawAssert;

@@ -135,6 +135,15 @@ struct ModuleImage {
   // launcher-filled device runtime state (docs/pipeline.md)
   uint64_t printfBuf = 0, heapHdr = 0;
   std::vector<uint64_t> allocations; // device allocations owned by the module
+  // Launches of this module run at the same time when their streams do. The
+  // printf FIFO (one per module: the devlib reads its address from a module
+  // global) is reset when the first in-flight launch starts and drained when
+  // the last one ends. A cooperative launch writes its grid-sync workspace
+  // into the module's __ptx2amd_envreg, which holds one: it holds
+  // `cooperative` while it runs (normal launches do not read the envreg).
+  std::mutex launchMu; // guards inFlight and the lazily allocated state above
+  unsigned inFlight = 0;
+  std::mutex cooperative;
 };
 
 class Arena;
@@ -280,6 +289,11 @@ struct LaunchState {
   const std::function<void(llvm::StringRef)> *printfSink = nullptr;
   /// Records the first failure and stops the launch.
   void fail(std::string Msg, support::FaultKind K) { record(std::move(Msg), ErrorClass::Fault, K, {}, {}); }
+  /// The first failure was a trap (an assertion traps after its printf record).
+  bool trapped() {
+    std::lock_guard<std::mutex> G(errMu);
+    return !error.empty() && errorClass == ErrorClass::Fault && errorFault == support::FaultKind::Trap;
+  }
   void failUnsupported(std::string Msg, std::string Construct) {
     record(std::move(Msg), ErrorClass::Unsupported, {}, {}, std::move(Construct));
   }

@@ -31,7 +31,8 @@ struct Device::Impl {
   std::atomic<uint64_t> used{0};
   std::vector<std::unique_ptr<detail::ProgramImage>> programs;
   std::vector<std::unique_ptr<Program>> handles;
-  Counters counters;
+  /// Counters summed over launches, which may end at the same time (streams).
+  std::atomic<uint64_t> laneInstructions{0}, waveInstructions{0};
 
   /// Process-memory mode: allocations owned by this device (address -> bytes).
   std::map<uint64_t, uint64_t> own;
@@ -105,8 +106,8 @@ static Error runGrid(Device::Impl &Dev, detail::LaunchState &LS, const detail::D
     for (unsigned t = 0; t < Threads; ++t) Pool.emplace_back(Worker, t);
     for (auto &T : Pool) T.join();
   }
-  Dev.counters.laneInstructions += LS.laneInstrs.load();
-  Dev.counters.waveInstructions += LS.waveInstrs.load();
+  Dev.laneInstructions += LS.laneInstrs.load();
+  Dev.waveInstructions += LS.waveInstrs.load();
   if (LS.error.empty()) return Error::success();
   if (!LS.errorConstruct.empty())
     return ::support::unsupported("isa-emu", LS.errorConstruct, ::support::noLoc(LS.error));
@@ -241,8 +242,11 @@ Error Device::launchPacket(Program &Prog, const PacketDispatch &D) {
   return E;
 }
 
-Counters Device::counters() const { return P->counters; }
-void Device::resetCounters() { P->counters = {}; }
+Counters Device::counters() const { return {P->laneInstructions.load(), P->waveInstructions.load()}; }
+void Device::resetCounters() {
+  P->laneInstructions = 0;
+  P->waveInstructions = 0;
+}
 
 Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, void **Args) {
   const detail::ProgramImage &PI = *Prog.Img;
@@ -268,6 +272,9 @@ Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, v
   auto Layout = detail::buildDispatch(LS, DM, Args, Threads);
   if (!Layout) return Layout.takeError();
   LS.arena = P->arena;
+  // A snapshot: allocations never move or shrink (bump allocator), so every
+  // byte below it stays valid while this launch runs, whatever other
+  // launches (streams) and allocations do meanwhile.
   LS.arenaMapped = P->used.load();
   return runGrid(*P, LS, *Layout, Threads);
 }

@@ -4,9 +4,11 @@
 // What it shares with the isa backend -- memory accounting, host-mapped
 // memory mirrored around launches, limits, the printf sink, queues -- is
 // runtime/core/EmulatedDevice. The emu::Device is created on first use, so
-// heap and printf-FIFO limits set before that take effect. Launches run one
-// at a time (emu::Device serialises them); each stream's queue calls them
-// from its own worker thread. Per-kernel properties (own static LDS, dynamic
+// heap and printf-FIFO limits set before that take effect. Each stream's
+// queue launches from its own worker thread, and launches of different
+// streams run at the same time (emu::Device::launch is thread-safe; the
+// host-mapped mirrors are synchronised by difference, core/HostMirrors).
+// Per-kernel properties (own static LDS, dynamic
 // stack) are computed from the lowered module before it is handed over.
 // emu returns typed errors (support/Error.h); core/ErrorTable maps them.
 //

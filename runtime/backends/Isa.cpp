@@ -12,13 +12,15 @@
 // isa-emu fills the code-object-v5 hidden block itself by .value_kind (as
 // HIP does), from the hardware geometry this backend passes (pad: 64 lanes
 // per 32 threads, 1-D). The launcher-filled globals of translated code
-// (docs/pipeline.md) are set before each launch: __ptx2amd_envreg (zeroes),
-// __ptx2amd_printf_buffer (a per-module buffer decoded after the launch by
-// core/PrintfFifo), __ptx2amd_heap (a per-module heap header). Cooperative
-// launches are refused (isa-emu runs workgroups in dispatch order, so a grid
-// barrier cannot be reached). Launches are serialised (isa-emu's launch is
-// not reentrant). isa-emu returns typed errors; core/ErrorTable maps them,
-// and a trap after a failed assertion's printf record is an Assert.
+// (docs/pipeline.md) are set at load: __ptx2amd_envreg (zeroes),
+// __ptx2amd_printf_buffer (a per-module buffer, decoded by core/PrintfFifo),
+// __ptx2amd_heap (a per-module heap header). Cooperative launches are
+// refused (isa-emu runs workgroups in dispatch order, so a grid barrier
+// cannot be reached). Launches of different streams run at the same time
+// (isa-emu's launch is thread-safe); a module's printf FIFO is reset when
+// its first in-flight launch starts and decoded when its last one ends.
+// isa-emu returns typed errors; core/ErrorTable maps them, and a trap after
+// a failed assertion's printf record is an Assert.
 //
 //===----------------------------------------------------------------------===//
 #include "EmulatedDevice.h"
@@ -89,6 +91,9 @@ public:
   // Launcher-filled globals (0: the module has none) and their backing.
   uint64_t envreg = 0, printfGlobal = 0, heapGlobal = 0;
   uint64_t printfBuf = 0, heapHdr = 0;
+  // Launches of this module now running (they share its printf FIFO).
+  std::mutex launchMu;
+  unsigned inFlight = 0;
 
 private:
   std::map<std::string, std::string> Policies;
@@ -186,6 +191,7 @@ public:
       if (llvm::Error E = D->copyToDevice(*Hd, Hdr, 24)) return toRuntimeError(std::move(E), Errc::MemoryAllocation);
       M->heapHdr = *Hd;
     }
+    if (llvm::Error E = setGlobals(*M)) return E;
     logger("isa")->debug("code object loaded on isa-emu: {} kernels", P->kernelNames().size());
     return M;
   }
@@ -216,17 +222,11 @@ public:
     }
     C.dynamicLdsBytes = P.dynamicLdsBytes;
     C.dynamicPrivateBytes = uint32_t(std::max<uint64_t>(P.stackBytesPerThread, 1024));
-    std::lock_guard<std::mutex> G(LaunchMu);
-    if (llvm::Error E = setGlobals(M)) return E;
     if (llvm::Error E = syncToDevice(**Mv)) return E;
+    if (llvm::Error E = beginLaunch(M)) return E;
     llvm::Error E = D->launch(*M.P, K.name, C, Ptrs.data());
     llvm::Error W = syncFromDevice(**Mv);
-    PrintfDrain Printed = drainPrintf(M);
-    if (P.printfSink) {
-      if (!Printed.text.empty()) P.printfSink(Printed.text);
-    } else {
-      emitPrintf(Printed.text);
-    }
+    PrintfDrain Printed = endLaunch(M, bool(E), P.printfSink);
     if (E) {
       llvm::consumeError(std::move(W));
       return launchError(std::move(E), K.name, Printed.assertion);
@@ -235,21 +235,44 @@ public:
   }
 
 private:
+  // The launcher-filled globals of a module just loaded (no kernel reads them yet).
   llvm::Error setGlobals(IsaModule &M) {
     if (M.envreg) {
       uint8_t Z[128] = {};
       if (llvm::Error E = D->copyToDevice(M.envreg, Z, sizeof Z)) return toRuntimeError(std::move(E), Errc::Unknown);
     }
-    if (M.printfGlobal) {
-      uint64_t Hdr[2] = {printfFifoBytes(), 0}; // { capacity, used }
-      if (llvm::Error E = D->copyToDevice(M.printfBuf, Hdr, 16)) return toRuntimeError(std::move(E), Errc::Unknown);
+    if (M.printfGlobal)
       if (llvm::Error E = D->copyToDevice(M.printfGlobal, &M.printfBuf, 8)) return toRuntimeError(std::move(E), Errc::Unknown);
-    }
     if (M.heapGlobal)
       if (llvm::Error E = D->copyToDevice(M.heapGlobal, &M.heapHdr, 8)) return toRuntimeError(std::move(E), Errc::Unknown);
     return llvm::Error::success();
   }
-  // The launch's printf records, decoded.
+  // A launch of M starts: the first of those in flight empties the printf FIFO.
+  llvm::Error beginLaunch(IsaModule &M) {
+    std::lock_guard<std::mutex> G(M.launchMu);
+    if (M.inFlight == 0 && M.printfGlobal) {
+      uint64_t Hdr[2] = {printfFifoBytes(), 0}; // { capacity, used }
+      if (llvm::Error E = D->copyToDevice(M.printfBuf, Hdr, 16)) return toRuntimeError(std::move(E), Errc::Unknown);
+    }
+    ++M.inFlight;
+    return llvm::Error::success();
+  }
+  // A launch of M ended: the last of those in flight emits the FIFO's
+  // records. A failed launch with others still running only looks for its
+  // assertion record (theirs may be incomplete; decoding stops there).
+  // The text goes to the launch's context (Sink) when it names one.
+  PrintfDrain endLaunch(IsaModule &M, bool Failed, const std::function<void(llvm::StringRef)> &Sink) {
+    std::lock_guard<std::mutex> G(M.launchMu);
+    bool Last = --M.inFlight == 0;
+    if (!Last && !Failed) return {};
+    PrintfDrain Printed = drainPrintf(M);
+    if (Last) {
+      if (!Sink) emitPrintf(Printed.text);
+      else if (!Printed.text.empty()) Sink(Printed.text);
+    }
+    return Printed;
+  }
+  // The module's printf records, decoded.
   PrintfDrain drainPrintf(IsaModule &M) {
     if (!M.printfGlobal) return {};
     std::vector<uint8_t> B(printfFifoBytes() + support::printfrec::kHeaderBytes);
@@ -274,7 +297,6 @@ private:
 
   IsaBackendOptions Opts;
   std::mutex Mu;
-  std::mutex LaunchMu; // isa-emu launches one kernel at a time
   std::unique_ptr<isaemu::Device> D;
   std::unique_ptr<EmulatorMemoryOf<isaemu::Device>> Mem;
 };

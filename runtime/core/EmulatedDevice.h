@@ -36,6 +36,7 @@ public:
   llvm::Expected<uint64_t> allocHost(uint64_t Bytes, HostMemKind Kind) override;
   llvm::Error freeHost(uint64_t Addr) override;
   llvm::Expected<uint64_t> hostAlias(uint64_t DeviceAddr, uint64_t Bytes) override;
+  void retireHostAliases() override { Mirrors.retireAliases(); }
   llvm::Expected<std::unique_ptr<BackendQueue>> createQueue() override;
   llvm::Error setLimit(Limit L, uint64_t Value) override;
   uint64_t limit(Limit L) const override;

@@ -122,6 +122,23 @@ llvm::Error HostMirrors::fromDevice(EmulatorMemory &M) {
   return llvm::Error::success();
 }
 
+void HostMirrors::retireAliases() {
+  std::lock_guard<std::mutex> G(Mu);
+  for (auto It = Mirrors.begin(); It != Mirrors.end();) {
+    if (!It->second.aliasStorage) {
+      ++It;
+      continue;
+    }
+    RetiredAliases.push_back(std::move(It->second.aliasStorage));
+    It = Mirrors.erase(It);
+  }
+}
+
+size_t HostMirrors::size() const {
+  std::lock_guard<std::mutex> G(Mu);
+  return Mirrors.size();
+}
+
 bool HostMirrors::empty() const {
   std::lock_guard<std::mutex> G(Mu);
   return Mirrors.empty();

@@ -38,6 +38,11 @@ public:
   llvm::Error release(EmulatorMemory &M, uint64_t Addr, uint64_t &Charged);
   // A host copy of [DevAddr, +Bytes) kept coherent across launches.
   llvm::Expected<uint64_t> alias(EmulatorMemory &M, uint64_t DevAddr, uint64_t Bytes);
+  // Every alias stops being synchronised (its module was unloaded); its host
+  // bytes stay allocated, as the host program may still read them.
+  void retireAliases();
+  // Number of mirrors synchronised around a launch.
+  size_t size() const;
 
   // Around a launch.
   llvm::Error toDevice(EmulatorMemory &M);
@@ -54,6 +59,7 @@ private:
   };
   mutable std::mutex Mu;
   std::map<uint64_t, Mirror> Mirrors; // by host address
+  std::vector<std::unique_ptr<uint8_t[]>> RetiredAliases;
 };
 
 } // namespace runtime

@@ -293,6 +293,7 @@ llvm::Error Context::reset() {
     P->Modules.clear();
     ++P->Generation;
   }
+  backend().retireHostAliases(); // their variables went with the modules
   for (const Allocation &A : Mem.all()) {
     if (A.owner != this) continue; // another context's
     Mem.erase(A.base);

@@ -141,6 +141,10 @@ public:
   /// Launch kernel \p Name. \p Args has one pointer per explicit kernel
   /// parameter (for a "pad" kernel: without the trailing block-dim
   /// parameter, which the launcher fills). Runs the launch to completion.
+  /// Thread-safe: launches from several host threads run at the same time
+  /// (a kernel may wait for one in another stream); a cooperative launch
+  /// waits for the other cooperative launches of its module, and a module's printf
+  /// output is emitted when its last running launch ends.
   /// Failures are typed (support/Error.h): a fault is a DeviceFaultError
   /// (FaultKind: MemoryFault, Misaligned, Trap, Assert, Timeout,
   /// IllegalInstruction), an unmodelled case an UnsupportedError("emu", ...),

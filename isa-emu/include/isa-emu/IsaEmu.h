@@ -164,7 +164,8 @@ public:
   llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);
 
   /// Launch \p Kernel; \p Args has one pointer per explicit argument of the
-  /// metadata (its .size bytes are copied to its .offset). Synchronous.
+  /// metadata (its .size bytes are copied to its .offset). Synchronous;
+  /// launches from several host threads (streams) run at the same time.
   /// Failures are typed (support/Error.h): a fault is a DeviceFaultError
   /// (FaultKind: MemoryFault, Misaligned, Trap, IllegalInstruction), an
   /// unmodelled case an UnsupportedError("isa-emu", construct), a limit a

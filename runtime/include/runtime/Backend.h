@@ -197,6 +197,12 @@ public:
   virtual llvm::Expected<uint64_t> hostAlias(uint64_t DeviceAddr, uint64_t Bytes) {
     return makeError(Errc::NotSupported, "this device cannot alias module variables in host memory");
   }
+  // A device reset unloaded every module: the aliases' variables are gone, so
+  // they are no longer kept coherent. Their host bytes stay readable: nvcc's
+  // host code keeps the address until the module is loaded again, and CUDA
+  // keeps a __managed__ variable's value across a reset (the shim copies
+  // those bytes into the reloaded variable).
+  virtual void retireHostAliases() {}
 };
 
 class Backend {
