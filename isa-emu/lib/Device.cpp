@@ -236,6 +236,8 @@ Error Device::launchPacket(Program &Prog, const PacketDispatch &D) {
   auto Layout = detail::layoutPacketDispatch(LS, DM, D, Threads);
   if (!Layout) return Layout.takeError();
   LS.resolve = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
+  LS.maxWaveInstructions = P->opts.maxWaveInstructions;
+  LS.sliceInstructions = P->opts.sliceInstructions;
   Error E = runGrid(*P, LS, *Layout, Threads);
   if (Layout->scratchBase) P->release(Layout->scratchBase);
   return E;
@@ -269,6 +271,8 @@ Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, v
   if (!Layout) return Layout.takeError();
   LS.arena = P->arena;
   LS.arenaMapped = P->used.load();
+  LS.maxWaveInstructions = P->opts.maxWaveInstructions;
+  LS.sliceInstructions = P->opts.sliceInstructions;
   return runGrid(*P, LS, *Layout, Threads);
 }
 

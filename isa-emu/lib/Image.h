@@ -69,6 +69,9 @@ struct LaunchState {
   support::FaultKind errorFault = support::FaultKind::MemoryFault;
   std::string errorConstruct;        ///< non-empty: unsupported construct
   std::atomic<uint64_t> laneInstrs{0}, waveInstrs{0};
+  uint64_t maxWaveInstructions = 0; ///< the watchdog (0 = off): DeviceOptions::maxWaveInstructions
+  unsigned sliceInstructions = 2048;
+  std::atomic<uint64_t> watchdogInstrs{0}; ///< wave instructions run so far (updated per slice)
 };
 
 /// Decodes every function of the code object's .text into P.code (Decoder.cpp).

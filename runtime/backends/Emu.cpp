@@ -91,6 +91,7 @@ public:
     freezeLimits();
     emu::DeviceOptions O;
     O.threads = Opts.threads;
+    O.maxWaveInstructions = Opts.maxWaveInstructions;
     O.heapBytes = heapBytes();
     O.printfBufferBytes = printfFifoBytes();
     O.printfSink = [this](llvm::StringRef T) { emitPrintf(T); };

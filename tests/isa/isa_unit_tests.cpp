@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "isa-emu/IsaEmu.h"
+#include "support/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -49,10 +50,10 @@ struct Loaded {
     return Dev->launch(*Prog, Kernel, LC, Args);
   }
 };
-void load(const char *File, Loaded &L) {
+void load(const char *File, Loaded &L, isaemu::DeviceOptions Opts = {}) {
   auto Buf = llvm::MemoryBuffer::getFile(File);
   ASSERT_TRUE(bool(Buf)) << "cannot read " << File;
-  auto Dev = isaemu::Device::create({});
+  auto Dev = isaemu::Device::create(Opts);
   ASSERT_TRUE(bool(Dev)) << llvm::toString(Dev.takeError());
   llvm::ArrayRef<char> Bytes((*Buf)->getBufferStart(), (*Buf)->getBufferSize());
   auto P = (*Dev)->loadCodeObject(Bytes);
@@ -197,6 +198,34 @@ TEST(IsaUnit, gfx90aHwreg29Refused) {
   std::string Msg = llvm::toString(std::move(E));
   EXPECT_NE(Msg.find("hardware register 29"), std::string::npos) << Msg;
   EXPECT_NE(Msg.find("SHADER_CYCLES"), std::string::npos) << Msg;
+}
+
+// The watchdog: an endless loop (k_spin, two waves) ends in a Timeout device fault naming
+// where the wave was, after about the limit's count (one slice of 2048 past it at most per wave).
+TEST(IsaUnit, watchdogEndsEndlessLoop) {
+  isaemu::DeviceOptions O;
+  O.maxWaveInstructions = 100000;
+  O.threads = 1;
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx1100-ops.hsaco", L, O);
+  ASSERT_TRUE(L.Prog);
+  llvm::Error E = L.launch("k_spin", 64);
+  ASSERT_TRUE(bool(E));
+  support::FaultKind Kind = support::FaultKind::MemoryFault;
+  bool Typed = false;
+  std::string Msg;
+  llvm::handleAllErrors(std::move(E), [&](const support::DeviceFaultError &D) {
+    Typed = true;
+    Kind = D.fault();
+    Msg = D.message();
+  }, [&](const llvm::ErrorInfoBase &B) { Msg = B.message(); });
+  ASSERT_TRUE(Typed) << Msg;
+  EXPECT_EQ(Kind, support::FaultKind::Timeout) << Msg;
+  EXPECT_NE(Msg.find("limit of 100000 wave instructions"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("k_spin+0x"), std::string::npos) << Msg;
+  isaemu::Counters C = L.Dev->counters();
+  EXPECT_GE(C.waveInstructions, 100000u);
+  EXPECT_LE(C.waveInstructions, 100000u + 2 * 2048u);
 }
 
 TEST(IsaUnit, gfx1100Ops) {

@@ -1,7 +1,8 @@
 // isa-emu unit kernels for gfx1100 (wave32), second file: opcodes that real
 // code objects use (v_fmamk/fmaak_f16, v_fma_mixlo_f16 with one rounding,
 // f16 rounding under MODE, v_sub_nc_i16 clamp, LDS D16 loads) and
-// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets.
+// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets;
+// k_spin never ends (the watchdog's test).
 // Conventions as in
 // gfx1100.s: result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
@@ -118,6 +119,14 @@ KBEGIN k_lds
   ST 7, v21                                          // l
 KEND k_lds, 256
 
+// ---- an endless loop: the watchdog (DeviceOptions::maxWaveInstructions) must end it
+KBEGIN k_spin
+  s_mov_b32 s4, 0
+.Lspin:
+  s_add_u32 s4, s4, 1
+  s_branch .Lspin
+KEND k_spin
+
 .amdgpu_metadata
 ---
 amdhsa.version: [1, 2]
@@ -125,5 +134,6 @@ amdhsa.target: amdgcn-amd-amdhsa--gfx1100
 amdhsa.kernels:
   - {.name: k_f16, .symbol: k_f16.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_lds, .symbol: k_lds.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 256, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_spin, .symbol: k_spin.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
 ...
 .end_amdgpu_metadata
