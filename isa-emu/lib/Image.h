@@ -51,6 +51,7 @@ struct Workgroup {
   std::vector<uint8_t> priv; ///< [wave][lane][privPerLane]
   uint32_t privPerLane = 0;
   uint32_t id[3] = {};
+  unsigned slot = 0; ///< host worker running it: the compute unit HW_ID / HW_ID1 report
 };
 
 struct LaunchState {

@@ -2,8 +2,9 @@
 //
 // s_movk/s_addk/s_mulk/s_cmpk (simm16 in c[0]), s_getreg/s_setreg on MODE
 // (round/denorm/IEEE bits the FP handlers honour), TRAPSTS, FLAT_SCRATCH
-// (gfx10+ kernels' prologue sets the scratch base through it) and, on gfx11,
-// SHADER_CYCLES (read only). Other hardware registers are an explicit fault.
+// (gfx10+ kernels' prologue sets the scratch base through it), HW_ID (gfx9) /
+// HW_ID1 (gfx11) and, on gfx11, SHADER_CYCLES (read only). Other hardware
+// registers are an explicit fault.
 //
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
@@ -35,13 +36,35 @@ CK(s_cmpk_lt_u32, uint32_t, <, uint16_t(I.c[0])) CK(s_cmpk_le_u32, uint32_t, <=,
 namespace {
 // Hardware register ids (LLVM SIDefines.h Hwreg::Id). 29 is SHADER_CYCLES on
 // gfx10.3 / gfx11 only (a 20-bit free-running clock; gfx9 has no register 29).
-enum { HwMode = 1, HwStatus = 2, HwTrapsts = 3, HwFlatScrLo = 20, HwFlatScrHi = 21, HwShaderCycles = 29 };
+enum { HwMode = 1, HwStatus = 2, HwTrapsts = 3, HwHwId = 4, HwFlatScrLo = 20, HwFlatScrHi = 21, HwHwId1 = 23,
+       HwShaderCycles = 29 };
+
+// Where the wave runs, as the hardware identification registers say it (read only). The emulated
+// device has one shader engine / shader array; its compute units (gfx11: WGPs) are the host workers
+// (slot mod 16), a workgroup's waves spread over the 4 SIMDs (wave id mod 4) and are numbered on
+// each SIMD in order. Fields (ISA guides, "Hardware ID registers"):
+//  gfx9 HW_ID:   WAVE_ID [3:0], SIMD_ID [5:4], PIPE_ID [7:6], CU_ID [11:8], SH_ID [12], SE_ID [14:13],
+//                TG_ID [19:16], VM_ID [23:20], QUEUE_ID [26:24], STATE_ID [29:27], ME_ID [31:30];
+//  gfx11 HW_ID1: WAVE_ID [4:0], SIMD_ID [9:8], WGP_ID [13:10], SA_ID [16], SE_ID [20:18], DP_RATE [31:29].
+uint32_t hwId(const Wave &w) {
+  uint32_t Cu = w.wg->slot & 15, Simd = w.id & 3, WaveOnSimd = w.id >> 2;
+  if (w.prog->gfx9) return (WaveOnSimd & 15) | Simd << 4 | Cu << 8;
+  return (WaveOnSimd & 31) | Simd << 8 | Cu << 10;
+}
 
 uint32_t *hwreg(Wave &w, unsigned Id, uint32_t &Tmp) {
   switch (Id) {
   case HwShaderCycles:
     if (w.prog->gfx9) return nullptr;
     Tmp = uint32_t(w.waveInstrs) & 0xfffff; // the wave's executed instructions stand in for cycles
+    return &Tmp;
+  case HwHwId:
+    if (!w.prog->gfx9) return nullptr;
+    Tmp = hwId(w);
+    return &Tmp;
+  case HwHwId1:
+    if (w.prog->gfx9) return nullptr;
+    Tmp = hwId(w);
     return &Tmp;
   case HwMode: return &w.mode;
   case HwTrapsts: return &w.trapsts;
@@ -56,7 +79,7 @@ void setreg(Wave &w, const Inst &I, uint32_t Simm, uint32_t V) {
   unsigned Id = Simm & 63, Off = (Simm >> 6) & 31, Size = ((Simm >> 11) & 31) + 1;
   uint32_t Tmp = 0;
   uint32_t *R = hwreg(w, Id, Tmp);
-  if (!R || Id == HwStatus || Id == HwShaderCycles) {
+  if (!R || Id == HwStatus || Id == HwShaderCycles || Id == HwHwId || Id == HwHwId1) {
     raiseUnsupported(w, I, "s_setreg hardware register " + std::to_string(Id),
                      "s_setreg of unsupported hardware register " + std::to_string(Id));
     return;
