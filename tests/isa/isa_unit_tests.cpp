@@ -237,6 +237,7 @@ TEST(IsaUnit, gfx1100Ops) {
                    {4, k(0x3c01)},
                    {5, [](unsigned l) { return sat16(-32000 - 100 * int(l)); }},
                    {6, k(0)}, {7, k(1)}}},
+    {"k_call", 64, {{0, [](unsigned l) { return 3 * l + 7; }}}},
     {"k_lds", 64, {{0, d16Low}, {1, d16High}, {2, d16I8}, {3, k(0x114321)}, {4, k(1)}, {5, k(0)},
                    {6, [](unsigned l) { return l; }}, {7, [](unsigned l) { return l; }}}},
   });
