@@ -124,7 +124,7 @@ Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const 
     }
 
   // ---- symbols
-  std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> Funcs;
+  std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> Funcs, Unsized;
   std::map<std::string, uint64_t> KDs;
   auto addSym = [&](const ELFSymbolRef &S) -> Error {
     auto N = S.getName();
@@ -134,6 +134,11 @@ Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const 
     uint8_t Ty = S.getELFType();
     if (N->empty()) return Error::success();
     P->symbols[N->str()] = P->base + *V;
+    if (Ty == ELF::STT_FUNC && S.getSize() == 0) { // hand-written code without .size
+      for (auto &Fn : Unsized)
+        if (Fn.first == *N && Fn.second.first == *V) return Error::success();
+      Unsized.push_back({N->str(), {*V, *V}});
+    }
     if (Ty == ELF::STT_FUNC && S.getSize() > 0) {
       // the same symbol may come from .symtab and .dynsym; distinct local functions may share a
       // name (a device-library function kept out of line in several code-generation partitions)
@@ -246,6 +251,27 @@ Expected<std::unique_ptr<ProgramImage>> loadProgram(ArrayRef<char> Bytes, const 
   if (!TextSec) return err("no .text section");
   ArrayRef<uint8_t> Text(Host + TextSec->sh_addr, TextSec->sh_size);
   if (auto E = decodeProgram(*P, Text, TextSec->sh_addr, Funcs, Mem.missing)) return std::move(E);
+  // A function symbol without a size (assembly without .size) extends to the next function or
+  // the end of .text; decoding stops at the first word the disassembler rejects, and opcodes
+  // without a handler there fault when executed (the range may hold padding or data).
+  std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> Extra;
+  for (auto &[N, R] : Unsized) {
+    uint64_t Start = R.first, End = TextSec->sh_addr + TextSec->sh_size;
+    if (Start < TextSec->sh_addr || Start >= End || P->byAddr.count(P->base + Start)) continue;
+    bool Inside = false;
+    for (auto &Fn : Funcs) {
+      if (Start >= Fn.second.first && Start < Fn.second.second) Inside = true;
+      if (Fn.second.first > Start) End = std::min(End, Fn.second.first);
+    }
+    for (auto &Fn : Unsized)
+      if (Fn.second.first > Start) End = std::min(End, Fn.second.first);
+    if (!Inside) Extra.push_back({N, {Start, End}});
+  }
+  if (!Extra.empty()) {
+    std::set<std::string> FaultWhenRun;
+    if (auto E = decodeProgram(*P, Text, TextSec->sh_addr, Extra, Mem.missing ? Mem.missing : &FaultWhenRun, true))
+      return std::move(E);
+  }
   for (auto &[N, K] : P->kernels) {
     auto It = P->byAddr.find(K.info.entryAddress);
     if (It == P->byAddr.end())

@@ -416,6 +416,15 @@ Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
   TargetMCs &M = **MOr;
   DecodeCtx C{M, P, "", Missing};
   const OpRow *VopdRow = findRow("V_DUAL");
+  // StopAtUndecodable (code of unknown extent): an instruction that cannot be decoded ends the
+  // function instead of failing the load.
+#define STOP_OR_FAIL(ERR)                                                                          \
+  {                                                                                                \
+    Error Err_ = (ERR);                                                                            \
+    if (!StopAtUndecodable) return Err_;                                                           \
+    consumeError(std::move(Err_));                                                                 \
+    break;                                                                                         \
+  }
   for (auto &[Name, Range] : Funcs) {
     uint32_t FuncIdx = uint32_t(P.funcNames.size());
     P.funcNames.push_back(Name);
@@ -441,20 +450,20 @@ Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
       if (StringRef(Base).starts_with("V_DUAL_")) {
         I.row = VopdRow;
         I.fn = VopdRow->fn;
-        if (auto E = decodeVOPD(C, Base, MI, I)) return E;
+        if (auto E = decodeVOPD(C, Base, MI, I)) STOP_OR_FAIL(std::move(E));
       } else {
         auto R = rowFor(C, MCName, I.flags);
-        if (!R) return R.takeError();
+        if (!R) STOP_OR_FAIL(R.takeError());
         I.row = *R;
         I.fn = (*R)->fn;
         const MCInstrDesc &D = M.MII->get(MI.getOpcode());
         SmallVector<MCOperand, 12> Ops(MI.begin(), MI.end());
-        if (auto E = decodeOperands(C, D, Ops, I)) return E;
+        if (auto E = decodeOperands(C, D, Ops, I)) STOP_OR_FAIL(std::move(E));
         addImplicitOperands(C, D, I);
         if (I.flags & (VDpp | VDpp8))
-          if (auto E = makeDpp(C, I)) return E;
+          if (auto E = makeDpp(C, I)) STOP_OR_FAIL(std::move(E));
         if (I.flags & VSdwa)
-          if (auto E = makeSdwa(C, I)) return E;
+          if (auto E = makeSdwa(C, I)) STOP_OR_FAIL(std::move(E));
       }
       std::string S;
       raw_string_ostream OS(S);
@@ -467,6 +476,7 @@ Error decodeProgram(ProgramImage &P, ArrayRef<uint8_t> Text, uint64_t TextAddr,
       A += Size;
     }
   }
+#undef STOP_OR_FAIL
   // Resolve branch targets (SOPP simm16: PC + 4 + 4 * simm16) and DPP bases.
   for (size_t i = 0; i < P.code.size(); ++i) {
     Inst &I = P.code[i];

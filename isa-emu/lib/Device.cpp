@@ -237,6 +237,8 @@ Error Device::launchPacket(Program &Prog, const PacketDispatch &D) {
   auto Layout = detail::layoutPacketDispatch(LS, DM, D, Threads);
   if (!Layout) return Layout.takeError();
   LS.resolve = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
+  LS.maxWaveInstructions = P->opts.maxWaveInstructions;
+  LS.sliceInstructions = P->opts.sliceInstructions;
   Error E = runGrid(*P, LS, *Layout, Threads);
   if (Layout->scratchBase) P->release(Layout->scratchBase);
   return E;
@@ -276,6 +278,8 @@ Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, v
   // byte below it stays valid while this launch runs, whatever other
   // launches (streams) and allocations do meanwhile.
   LS.arenaMapped = P->used.load();
+  LS.maxWaveInstructions = P->opts.maxWaveInstructions;
+  LS.sliceInstructions = P->opts.sliceInstructions;
   return runGrid(*P, LS, *Layout, Threads);
 }
 

@@ -142,6 +142,7 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
   WG.id[0] = Id[0];
   WG.id[1] = Id[1];
   WG.id[2] = Id[2];
+  WG.slot = Slot;
   WG.lds.assign(L.ldsBytes, 0);
   WG.privPerLane = L.privPerLane;
   WG.waves.resize(L.wavesPerGroup);

@@ -104,13 +104,39 @@ void runWave(Wave &w, unsigned Slice) {
 
 } // namespace
 
+// The watchdog (DeviceOptions::maxWaveInstructions): every scheduling round
+// adds the wave instructions it ran to the launch's count; the wave whose
+// slice takes the count past the limit ends with a Timeout fault naming
+// where it was (an endless loop reads as a hang on hardware; here it is
+// cudaErrorLaunchTimeout).
+namespace {
+// Adds the workgroup's counts to the launch's (also when it ends in a fault).
+bool finishWorkgroup(LaunchState &LS, Workgroup &WG, bool Ok) {
+  uint64_t L = 0, C = 0;
+  for (Wave &w : WG.waves) { L += w.laneInstrs; C += w.waveInstrs; }
+  LS.laneInstrs += L;
+  LS.waveInstrs += C;
+  return Ok;
+}
+} // namespace
+
 bool runWorkgroup(LaunchState &LS, Workgroup &WG) {
-  uint64_t Limit = 0; // per-launch instruction guard is checked through LS counters
-  (void)Limit;
+  const unsigned Slice = LS.sliceInstructions ? LS.sliceInstructions : 2048;
   while (true) {
     unsigned Live = 0, AtBarrier = 0;
     for (Wave &w : WG.waves) {
-      if (w.state == WaveState::Running) runWave(w, 2048);
+      if (w.state == WaveState::Running) {
+        uint64_t Before = w.waveInstrs;
+        runWave(w, Slice);
+        if (LS.maxWaveInstructions) {
+          uint64_t Now = LS.watchdogInstrs.fetch_add(w.waveInstrs - Before, std::memory_order_relaxed) +
+                         (w.waveInstrs - Before);
+          if (Now > LS.maxWaveInstructions && (w.state == WaveState::Running || w.state == WaveState::Barrier))
+            raiseFault(w, w.prog->code[w.pc ? w.pc - 1 : 0], ::support::FaultKind::Timeout,
+                       "the launch exceeded the watchdog's limit of " + std::to_string(LS.maxWaveInstructions) +
+                           " wave instructions (a kernel that never ends?)");
+        }
+      }
       if (w.state == WaveState::Fault) {
         std::lock_guard<std::mutex> L(LS.errMu);
         if (LS.error.empty()) {
@@ -118,22 +144,18 @@ bool runWorkgroup(LaunchState &LS, Workgroup &WG) {
           LS.errorFault = w.faultKind;
           LS.errorConstruct = w.faultConstruct;
         }
-        return false;
+        return finishWorkgroup(LS, WG, false);
       }
       if (w.state != WaveState::Done) ++Live;
       if (w.state == WaveState::Barrier) ++AtBarrier;
     }
-    if (LS.abort.load(std::memory_order_relaxed)) return false;
+    if (LS.abort.load(std::memory_order_relaxed)) return finishWorkgroup(LS, WG, false);
     if (Live == 0) break;
     if (AtBarrier == Live)
       for (Wave &w : WG.waves)
         if (w.state == WaveState::Barrier) w.state = WaveState::Running;
   }
-  uint64_t L = 0, C = 0;
-  for (Wave &w : WG.waves) { L += w.laneInstrs; C += w.waveInstrs; }
-  LS.laneInstrs += L;
-  LS.waveInstrs += C;
-  return true;
+  return finishWorkgroup(LS, WG, true);
 }
 
 } // namespace isaemu::detail

@@ -51,6 +51,7 @@ struct Workgroup {
   std::vector<uint8_t> priv; ///< [wave][lane][privPerLane]
   uint32_t privPerLane = 0;
   uint32_t id[3] = {};
+  unsigned slot = 0; ///< host worker running it: the compute unit HW_ID / HW_ID1 report
 };
 
 struct LaunchState {
@@ -69,6 +70,9 @@ struct LaunchState {
   support::FaultKind errorFault = support::FaultKind::MemoryFault;
   std::string errorConstruct;        ///< non-empty: unsupported construct
   std::atomic<uint64_t> laneInstrs{0}, waveInstrs{0};
+  uint64_t maxWaveInstructions = 0; ///< the watchdog (0 = off): DeviceOptions::maxWaveInstructions
+  unsigned sliceInstructions = 2048;
+  std::atomic<uint64_t> watchdogInstrs{0}; ///< wave instructions run so far (updated per slice)
 };
 
 /// Decodes every function of the code object's .text into P.code (Decoder.cpp).

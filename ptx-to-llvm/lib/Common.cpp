@@ -376,6 +376,19 @@ Value *FnCtx::canonicalNaN(Value *v) {
   return r;
 }
 
+// InstCombine turns `fcmp uno (sqrt x)` into `fcmp ult x, 0`, and the DAG combiner then folds
+// `select (x < 0), NaN, (fsqrt x)` into the bare fsqrt (LLVM treats all NaNs alike), so the
+// shipped code returned the hardware's NaN (0xffc00000, quieted payloads) instead of 0x7fffffff
+// (found by isa-emu: golden sqrt.rn.f32, 3740 of 8246 rows). A compare of the result's bits
+// survives both.
+Value *FnCtx::canonicalNaNByBits(Value *v) {
+  if (!v->getType()->isFloatTy()) return canonicalNaN(v);
+  Value *bits = b.CreateBitCast(v, b.getInt32Ty());
+  Value *mag = b.CreateAnd(bits, b.getInt32(0x7fffffff));
+  Value *isNaN = b.CreateICmpUGT(mag, b.getInt32(0x7f800000));
+  return b.CreateBitCast(b.CreateSelect(isNaN, b.getInt32(0x7fffffff), bits), v->getType());
+}
+
 RoundingMode FnCtx::rounding(const ptx::Instruction &in, bool integerRounding) {
   for (const auto &m : in.mods) {
     if (m.isType()) continue;

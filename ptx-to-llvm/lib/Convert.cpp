@@ -86,6 +86,19 @@ static Value *satFinite(FnCtx &fc, Value *r) {
   return b.CreateSelect(big, b.CreateBinaryIntrinsic(Intrinsic::copysign, mx, r), r);
 }
 
+// f64 -> f16 of a NaN (H200): the sign, the quiet bit and the payload's top 10 bits
+// (0x7ff7fffffffffffe -> 0x7fff). LLVM's fptrunc leaves NaN payloads unspecified and the
+// AMDGPU expansion of f64 -> f16 (no instruction does it) returns 0x7e00 / 0xfe00 (found by
+// isa-emu: golden cvt.rn/rz/rm/rp.f16.f64, 11-23 rows each), so the bits are built explicitly.
+static Value *nanF64ToF16(FnCtx &fc, Value *x, Value *r) {
+  auto &b = fc.b;
+  Value *hi = b.CreateTrunc(b.CreateLShr(b.CreateBitCast(x, b.getInt64Ty()), 32), b.getInt32Ty());
+  Value *h = b.CreateOr(b.CreateAnd(b.CreateLShr(hi, 16), b.getInt32(0x8000)),
+                        b.CreateOr(b.getInt32(0x7e00), b.CreateAnd(b.CreateLShr(hi, 10), b.getInt32(0x3ff))));
+  Value *nan = b.CreateBitCast(b.CreateTrunc(h, b.getInt16Ty()), r->getType());
+  return b.CreateSelect(b.CreateFCmpUNO(x, x), nan, r);
+}
+
 static Value *coerceTo16(FnCtx &fc, Value *h) { return fc.b.CreateBitCast(h, fc.b.getInt16Ty()); }
 
 static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT dt, RoundingMode rm,
@@ -102,6 +115,7 @@ static Value *floatToFloat(FnCtx &fc, const ptx::Instruction &in, Value *x, PT d
     r = narrowFloat(fc, b.CreateFPExt(x, b.getFloatTy()), to, rm);
   } else {
     r = narrowFloat(fc, x, to, rm);
+    if (x->getType()->isDoubleTy() && to->isHalfTy()) r = nanF64ToF16(fc, x, r);
   }
   // .ftz flushes an f32 result only (cvt.ftz.f16.f32 keeps f16 subnormals, H200).
   if (in.has(Mod::Ftz) && to->isFloatTy()) r = fc.flushDenorm(r);

@@ -390,8 +390,10 @@ bool translateFloatArith(FnCtx &fc, const ptx::Instruction &in) {
       r = approxNaN(fc, fc.fpIntrinsic(Intrinsic::sqrt, {x}));
     } else {
       r = rm == RoundingMode::NearestTiesToEven ? fc.fpIntrinsic(Intrinsic::sqrt, {x}) : directedBinary(fc, Opcode::Sqrt, x, nullptr, nullptr, rm);
+      // canonicalNaNByBits: an fcmp-based NaN select on a sqrt is folded away by the backend
+      r = fc.canonicalNaNByBits(finish(fc, in, r, false));
     }
-    fc.write(ops[0], finish(fc, in, r, !in.has(Mod::Approx)), t);
+    fc.write(ops[0], in.has(Mod::Approx) ? finish(fc, in, r, false) : r, t);
     return true;
   }
   case Opcode::Rsqrt: case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2:

@@ -139,6 +139,9 @@ struct FnCtx {
   llvm::Value *flushDenorm(llvm::Value *v);      // .ftz: denormal -> signed zero
   llvm::Value *saturate01(llvm::Value *v);       // .sat: clamp [0,1], NaN -> +0
   llvm::Value *canonicalNaN(llvm::Value *v);     // NaN -> NVIDIA's canonical NaN
+  // The same for an f32 value whose NaN test instruction selection must not fold away (sqrt):
+  // the test is on the result's bits (an integer compare), not an fcmp.
+  llvm::Value *canonicalNaNByBits(llvm::Value *v);
   // Round-mode of an instruction: Rn default, or Rz/Rm/Rp (/Rna).
   llvm::RoundingMode rounding(const ptx::Instruction &in, bool integerRounding = false);
   // Directed rounding (.rz/.rm/.rp) of the exact value hi + lo (hi, lo of

@@ -93,6 +93,7 @@ public:
     freezeLimits();
     emu::DeviceOptions O;
     O.threads = Opts.threads;
+    O.maxWaveInstructions = Opts.maxWaveInstructions;
     O.heapBytes = heapBytes();
     O.printfBufferBytes = printfFifoBytes();
     O.printfSink = [this](llvm::StringRef T) { emitPrintf(T); };

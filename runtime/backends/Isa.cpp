@@ -124,6 +124,7 @@ public:
     if (D) return Mem.get();
     isaemu::DeviceOptions O;
     O.threads = Opts.threads;
+    O.maxWaveInstructions = Opts.maxWaveInstructions;
     O.arenaBytes = ArenaBytes;
     auto R = isaemu::Device::create(O);
     if (!R) return toRuntimeError(R.takeError(), Errc::NoDevice);

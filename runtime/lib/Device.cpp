@@ -73,6 +73,7 @@ PlatformOptions PlatformOptions::fromEnvironment() {
   if (const char *D = getenv("PTX2AMD_DEVICE"); D && *D) O.device = D;
   if (const char *A = getenv("PTX2AMD_ARCH"); A && *A) O.arch = A;
   if (const char *T = getenv("PTX2AMD_EMU_THREADS"); T && *T) O.emuThreads = unsigned(atoi(T));
+  if (const char *W = getenv("PTX2AMD_MAX_WAVE_INSTRUCTIONS"); W && *W) O.maxWaveInstructions = strtoull(W, nullptr, 0);
   return O;
 }
 
@@ -85,6 +86,7 @@ llvm::Expected<std::unique_ptr<Platform>> Platform::create(const PlatformOptions
     EmuBackendOptions E;
     if (!O.arch.empty()) E.arch = O.arch;
     E.threads = O.emuThreads;
+    E.maxWaveInstructions = O.maxWaveInstructions;
     return createEmuBackend(E);
   };
   std::unique_ptr<Backend> B;
@@ -96,6 +98,7 @@ llvm::Expected<std::unique_ptr<Platform>> Platform::create(const PlatformOptions
     IsaBackendOptions I;
     if (!O.arch.empty()) I.arch = O.arch;
     I.threads = O.emuThreads;
+    I.maxWaveInstructions = O.maxWaveInstructions;
     auto R = createIsaBackend(I);
     if (!R) return R.takeError();
     B = std::move(*R);

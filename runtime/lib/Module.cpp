@@ -270,6 +270,12 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   auto I = std::make_unique<Module::Impl>();
   I->Kernels = R->kernels;
   bool Split = false;
+  // Only a backend that runs the lowered module (emu) needs a split: there
+  // the module's static LDS is one allocation for all its kernels. In a code
+  // object (hip, isa) LLVM's module-LDS lowering gives each kernel only the
+  // variables it reaches (its group_segment_fixed_size, checked at launch),
+  // and the kernels must share the one image's globals -- a per-kernel image
+  // would have no code object at all.
   if (R->lowered && !Needs.codeObject) {
     uint64_t Lds = ptxjit::staticLdsBytes(*R->lowered);
     bool Force = getenv("PTX2AMD_SHIM_SPLIT") != nullptr; // testing aid

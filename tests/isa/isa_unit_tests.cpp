@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "isa-emu/IsaEmu.h"
+#include "support/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -49,10 +50,10 @@ struct Loaded {
     return Dev->launch(*Prog, Kernel, LC, Args);
   }
 };
-void load(const char *File, Loaded &L) {
+void load(const char *File, Loaded &L, isaemu::DeviceOptions Opts = {}) {
   auto Buf = llvm::MemoryBuffer::getFile(File);
   ASSERT_TRUE(bool(Buf)) << "cannot read " << File;
-  auto Dev = isaemu::Device::create({});
+  auto Dev = isaemu::Device::create(Opts);
   ASSERT_TRUE(bool(Dev)) << llvm::toString(Dev.takeError());
   llvm::ArrayRef<char> Bytes((*Buf)->getBufferStart(), (*Buf)->getBufferSize());
   auto P = (*Dev)->loadCodeObject(Bytes);
@@ -201,6 +202,34 @@ TEST(IsaUnit, gfx90aHwreg29Refused) {
   EXPECT_NE(Msg.find("SHADER_CYCLES"), std::string::npos) << Msg;
 }
 
+// The watchdog: an endless loop (k_spin, two waves) ends in a Timeout device fault naming
+// where the wave was, after about the limit's count (one slice of 2048 past it at most per wave).
+TEST(IsaUnit, watchdogEndsEndlessLoop) {
+  isaemu::DeviceOptions O;
+  O.maxWaveInstructions = 100000;
+  O.threads = 1;
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx1100-ops.hsaco", L, O);
+  ASSERT_TRUE(L.Prog);
+  llvm::Error E = L.launch("k_spin", 64);
+  ASSERT_TRUE(bool(E));
+  support::FaultKind Kind = support::FaultKind::MemoryFault;
+  bool Typed = false;
+  std::string Msg;
+  llvm::handleAllErrors(std::move(E), [&](const support::DeviceFaultError &D) {
+    Typed = true;
+    Kind = D.fault();
+    Msg = D.message();
+  }, [&](const llvm::ErrorInfoBase &B) { Msg = B.message(); });
+  ASSERT_TRUE(Typed) << Msg;
+  EXPECT_EQ(Kind, support::FaultKind::Timeout) << Msg;
+  EXPECT_NE(Msg.find("limit of 100000 wave instructions"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("k_spin+0x"), std::string::npos) << Msg;
+  isaemu::Counters C = L.Dev->counters();
+  EXPECT_GE(C.waveInstructions, 100000u);
+  EXPECT_LE(C.waveInstructions, 100000u + 2 * 2048u);
+}
+
 TEST(IsaUnit, gfx1100Ops) {
   runCases(ISA_ASM_DIR "/gfx1100-ops.hsaco", {
     {"k_f16", 64, {{0, [](unsigned l) { return h(3 * l); }},
@@ -210,6 +239,7 @@ TEST(IsaUnit, gfx1100Ops) {
                    {4, k(0x3c01)},
                    {5, [](unsigned l) { return sat16(-32000 - 100 * int(l)); }},
                    {6, k(0)}, {7, k(1)}}},
+    {"k_call", 64, {{0, [](unsigned l) { return 3 * l + 7; }}}},
     {"k_lds", 64, {{0, d16Low}, {1, d16High}, {2, d16I8}, {3, k(0x114321)}, {4, k(1)}, {5, k(0)},
                    {6, [](unsigned l) { return l; }}, {7, [](unsigned l) { return l; }}}},
   });

@@ -100,20 +100,24 @@ F32U(v_exp_f32, std::exp2(x))
 F32U(v_log_f32, std::log2(x))
 F32U(v_sin_f32, float(std::sin(double(x) * 6.283185307179586)))
 F32U(v_cos_f32, float(std::cos(double(x) * 6.283185307179586)))
-F32U(v_trunc_f32, std::trunc(x))
-F32U(v_ceil_f32, std::ceil(x))
-F32U(v_floor_f32, std::floor(x))
-F32U(v_rndne_f32, std::nearbyint(x))
+// Rounding to an integral value returns a signalling NaN quieted (IEEE roundToIntegral; measured
+// for v_rndne_f32 on RDNA3.5); the host's trunc/floor/ceil may hand the sNaN back unchanged.
+static float quietNaN(float x) { return std::isnan(x) ? f32(b32(x) | 0x400000u) : x; }
+static double quietNaN(double x) { return std::isnan(x) ? f64(b64(x) | 0x8000000000000ull) : x; }
+F32U(v_trunc_f32, quietNaN(std::trunc(x)))
+F32U(v_ceil_f32, quietNaN(std::ceil(x)))
+F32U(v_floor_f32, quietNaN(std::floor(x)))
+F32U(v_rndne_f32, quietNaN(std::nearbyint(x)))
 F32U(v_fract_f32, std::isinf(x) ? std::numeric_limits<float>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffep-1f))
 static float frexpMant(float x) { int e; return (std::isinf(x) || std::isnan(x)) ? x : std::frexp(x, &e); }
 F32U(v_frexp_mant_f32, frexpMant(x))
 F64U(v_rcp_f64, 1.0 / x)
 F64U(v_rsq_f64, 1.0 / std::sqrt(x))
 F64U(v_sqrt_f64, std::sqrt(x))
-F64U(v_trunc_f64, std::trunc(x))
-F64U(v_ceil_f64, std::ceil(x))
-F64U(v_floor_f64, std::floor(x))
-F64U(v_rndne_f64, std::nearbyint(x))
+F64U(v_trunc_f64, quietNaN(std::trunc(x)))
+F64U(v_ceil_f64, quietNaN(std::ceil(x)))
+F64U(v_floor_f64, quietNaN(std::floor(x)))
+F64U(v_rndne_f64, quietNaN(std::nearbyint(x)))
 F64U(v_fract_f64, std::isinf(x) ? std::numeric_limits<double>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffffffffffp-1))
 void v_frexp_exp_i32_f32(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {

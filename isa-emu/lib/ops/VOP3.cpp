@@ -2,8 +2,7 @@
 //
 // 64-bit shifts and multiply-adds (v_mad_u64_u32: d[1] = carry-out mask),
 // bit-field and 3-input integer ops, f32/f64 fma/add/mul/min/max with
-// modifiers, the division helpers v_div_scale/fmas/fixup (ISA-guide
-// pseudo-code), lane access (readlane/writelane, mbcnt, permlane16/x16).
+// modifiers (the division helpers are in Division.cpp), lane access (readlane/writelane, mbcnt, permlane16/x16).
 //
 //===----------------------------------------------------------------------===//
 #include "Half.h"
@@ -131,89 +130,6 @@ F3(v_med3_f32, (std::isnan(a) || std::isnan(b) || std::isnan(c))
                    ? minmax32<false>(w, minmax32<false>(w, a, b), c)
                    : std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c)))
 
-// Division helpers (RDNA3 / CDNA ISA pseudo-code).
-static int exp32(float x) { return int((b32(x) >> 23) & 0xff); }
-static int exp64(double x) { return int((b64(x) >> 52) & 0x7ff); }
-void v_div_scale_f32(Wave &w, const Inst &I) {
-  uint64_t Vcc = 0;
-  lanes(w, [&](unsigned l) {
-    float s0 = fsrc32(w, I.s[0], l), s1 = fsrc32(w, I.s[1], l), s2 = fsrc32(w, I.s[2], l);
-    float d = s0;
-    bool v = false;
-    if (s2 == 0.0f || s1 == 0.0f) d = std::numeric_limits<float>::quiet_NaN();
-    else if (exp32(s2) - exp32(s1) >= 96) { v = true; if (s0 == s1) d = std::ldexp(s0, 64); }
-    else if (std::fpclassify(s1) == FP_SUBNORMAL) d = std::ldexp(s0, 64);
-    else if (std::fpclassify(1.0 / double(s1)) != FP_SUBNORMAL && std::fpclassify(float(1.0 / double(s1))) == FP_SUBNORMAL &&
-             std::fpclassify(s2 / s1) == FP_NORMAL) { v = true; if (s0 == s1) d = std::ldexp(s0, 64); }
-    else if (std::fpclassify(float(1.0 / double(s1))) == FP_SUBNORMAL && std::fpclassify(s2 / s1) == FP_SUBNORMAL) d = std::ldexp(s0, 64);
-    else if (std::fpclassify(s2 / s1) == FP_SUBNORMAL) { v = true; if (s0 == s2) d = std::ldexp(s0, 64); }
-    else if (exp32(s2) <= 23) d = std::ldexp(s0, 64);
-    vwrite32(w, I.d[0], l, b32(d));
-    Vcc |= uint64_t(v) << l;
-  });
-  if (I.nd > 1) writeMask(w, I.d[1], Vcc);
-}
-void v_div_scale_f64(Wave &w, const Inst &I) {
-  uint64_t Vcc = 0;
-  lanes(w, [&](unsigned l) {
-    double s0 = fsrc64(w, I.s[0], l), s1 = fsrc64(w, I.s[1], l), s2 = fsrc64(w, I.s[2], l);
-    double d = s0;
-    bool v = false;
-    if (s2 == 0.0 || s1 == 0.0) d = std::numeric_limits<double>::quiet_NaN();
-    else if (exp64(s2) - exp64(s1) >= 768) { v = true; if (s0 == s1) d = std::ldexp(s0, 128); }
-    else if (std::fpclassify(s1) == FP_SUBNORMAL) d = std::ldexp(s0, 128);
-    else if (std::fpclassify(1.0 / s1) == FP_SUBNORMAL && std::fpclassify(s2 / s1) == FP_NORMAL) { v = true; if (s0 == s1) d = std::ldexp(s0, 128); }
-    else if (std::fpclassify(1.0 / s1) == FP_SUBNORMAL && std::fpclassify(s2 / s1) == FP_SUBNORMAL) d = std::ldexp(s0, 128);
-    else if (std::fpclassify(s2 / s1) == FP_SUBNORMAL) { v = true; if (s0 == s2) d = std::ldexp(s0, 128); }
-    else if (exp64(s2) <= 53) d = std::ldexp(s0, 128);
-    vwrite64(w, I.d[0], l, b64(d));
-    Vcc |= uint64_t(v) << l;
-  });
-  if (I.nd > 1) writeMask(w, I.d[1], Vcc);
-}
-void v_div_fmas_f32(Wave &w, const Inst &I) {
-  uint64_t Vcc = w.vcc();
-  RoundScope R(round32(w));
-  lanes(w, [&](unsigned l) {
-    float s2 = fsrc32(w, I.s[2], l);
-    float r = std::fma(fsrc32(w, I.s[0], l), fsrc32(w, I.s[1], l), s2);
-    if ((Vcc >> l) & 1) r = std::ldexp(r, exp32(s2) > 127 ? 64 : -64);
-    vwrite32(w, I.d[0], l, fres32(w, I, r));
-  });
-}
-void v_div_fmas_f64(Wave &w, const Inst &I) {
-  uint64_t Vcc = w.vcc();
-  RoundScope R(round64(w));
-  lanes(w, [&](unsigned l) {
-    double s2 = fsrc64(w, I.s[2], l);
-    double r = std::fma(fsrc64(w, I.s[0], l), fsrc64(w, I.s[1], l), s2);
-    if ((Vcc >> l) & 1) r = std::ldexp(r, exp64(s2) > 1023 ? 128 : -128);
-    vwrite64(w, I.d[0], l, fres64(w, I, r));
-  });
-}
-// v_div_fixup: s0 = quotient estimate, s1 = denominator, s2 = numerator.
-template <typename T> static T divFixup(T s0, T s1, T s2) {
-  bool sign = std::signbit(s1) != std::signbit(s2);
-  T inf = std::numeric_limits<T>::infinity();
-  if (std::isnan(s1)) return s1 + T(0);
-  if (std::isnan(s2)) return s2 + T(0);
-  if (s1 == T(0) && s2 == T(0)) return std::numeric_limits<T>::quiet_NaN();
-  if (std::isinf(s1) && std::isinf(s2)) return std::numeric_limits<T>::quiet_NaN();
-  if (s1 == T(0) || std::isinf(s2)) return sign ? -inf : inf;
-  if (std::isinf(s1) || s2 == T(0)) return sign ? -T(0) : T(0);
-  if (std::isnan(s0)) return sign ? -inf : inf; // overflow in the estimate
-  return sign ? -std::fabs(s0) : std::fabs(s0);
-}
-void v_div_fixup_f32(Wave &w, const Inst &I) {
-  lanes(w, [&](unsigned l) {
-    vwrite32(w, I.d[0], l, fres32(w, I, divFixup(fsrc32(w, I.s[0], l), fsrc32(w, I.s[1], l), fsrc32(w, I.s[2], l))));
-  });
-}
-void v_div_fixup_f64(Wave &w, const Inst &I) {
-  lanes(w, [&](unsigned l) {
-    vwrite64(w, I.d[0], l, fres64(w, I, divFixup(fsrc64(w, I.s[0], l), fsrc64(w, I.s[1], l), fsrc64(w, I.s[2], l))));
-  });
-}
 void v_fma_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
     auto h = [&](int k) {

@@ -217,6 +217,7 @@ public:
 struct EmuBackendOptions {
   std::string arch{support::kDefaultTarget}; // translation target the emulator pretends to be
   unsigned threads = 0;          // emulator host threads (0 = all)
+  uint64_t maxWaveInstructions = 0; // watchdog: a launch running more fails with LaunchTimeout (0 = off)
 };
 llvm::Expected<std::unique_ptr<Backend>> createEmuBackend(const EmuBackendOptions &O);
 
@@ -231,6 +232,7 @@ llvm::Expected<std::unique_ptr<Backend>> createHipBackend(const HipBackendOption
 struct IsaBackendOptions {
   std::string arch{support::kDefaultTarget}; // gfx1100 (wave32), gfx90a / gfx942 (wave64)
   unsigned threads = 0;          // isa-emu host threads (0 = all)
+  uint64_t maxWaveInstructions = 0; // watchdog: a launch running more fails with LaunchTimeout (0 = off)
 };
 // isa-emu running the code object (runtime/backends/Isa.cpp).
 llvm::Expected<std::unique_ptr<Backend>> createIsaBackend(const IsaBackendOptions &O);

@@ -54,6 +54,7 @@ struct PlatformOptions {
   std::string device = "auto"; // auto | hip | emu
   std::string arch;            // empty: emu gfx1100 / the HIP agent's
   unsigned emuThreads = 0;
+  uint64_t maxWaveInstructions = 0; // emulators' watchdog (PTX2AMD_MAX_WAVE_INSTRUCTIONS; 0 = off)
   static PlatformOptions fromEnvironment();
 };
 

@@ -1,7 +1,8 @@
 // isa-emu unit kernels for gfx1100 (wave32), second file: opcodes that real
 // code objects use (v_fmamk/fmaak_f16, v_fma_mixlo_f16 with one rounding,
 // f16 rounding under MODE, v_sub_nc_i16 clamp, LDS D16 loads) and
-// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets.
+// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets;
+// k_spin never ends (the watchdog's test); k_call calls a function without .size.
 // Conventions as in
 // gfx1100.s: result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
@@ -118,6 +119,31 @@ KBEGIN k_lds
   ST 7, v21                                          // l
 KEND k_lds, 256
 
+// ---- an endless loop: the watchdog (DeviceOptions::maxWaveInstructions) must end it
+KBEGIN k_spin
+  s_mov_b32 s4, 0
+.Lspin:
+  s_add_u32 s4, s4, 1
+  s_branch .Lspin
+KEND k_spin
+
+// ---- a call into a function symbol without .size (decoded up to the next function / .text end)
+KBEGIN k_call
+  s_getpc_b64 s[4:5]
+  s_add_u32 s4, s4, f_nosize@rel32@lo+4
+  s_addc_u32 s5, s5, f_nosize@rel32@hi+12
+  s_swappc_b64 s[30:31], s[4:5]
+  ST 0, v2                                           // 3 * l + 7 (computed in f_nosize)
+KEND k_call
+
+  .text
+  .p2align 8
+  .type f_nosize,@function                           // no .size directive
+f_nosize:
+  v_mul_u32_u24 v2, 3, v0
+  v_add_nc_u32 v2, 7, v2
+  s_setpc_b64 s[30:31]
+
 .amdgpu_metadata
 ---
 amdhsa.version: [1, 2]
@@ -125,5 +151,7 @@ amdhsa.target: amdgcn-amd-amdhsa--gfx1100
 amdhsa.kernels:
   - {.name: k_f16, .symbol: k_f16.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_lds, .symbol: k_lds.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 256, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_spin, .symbol: k_spin.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_call, .symbol: k_call.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
 ...
 .end_amdgpu_metadata
