@@ -10,7 +10,7 @@
 // normalized coordinates, border colour; linear, pitch2D and array
 // resources). Whatever the descriptor or the device library cannot represent
 // exactly is refused with an error and a note naming the feature
-// (mipmapped arrays, resource views, sRGB, 3-channel and
+// (layered / cubemap mipmapped arrays, resource views, sRGB, 3-channel and
 // block-compressed / "normalized" channel kinds), never approximated.
 // Combinations CUDA itself rejects get CUDA's error codes (linear filtering
 // of element-type integer reads: cudaErrorInvalidFilterSetting; normalized
@@ -42,6 +42,13 @@ struct cudaArray {
   uint64_t pitch = 0; // row bytes (packed)
 };
 
+// The opaque runtime type behind cudaMipmappedArray_t: one cudaArray per level and the
+// device table of their ptx_tex_level entries that texture descriptors point at.
+struct cudaMipmappedArray {
+  std::vector<cudaArray *> levels;
+  uint64_t table = 0;
+};
+
 namespace {
 
 using cudartshim::note;
@@ -61,6 +68,7 @@ struct TexObject {
 struct Registry {
   std::mutex mu;
   std::map<const cudaArray *, std::unique_ptr<cudaArray>> arrays;
+  std::map<const cudaMipmappedArray *, std::unique_ptr<cudaMipmappedArray>> mipmaps;
   std::map<uint64_t, TexObject> objects; // descriptor address -> what created it
 };
 Registry &R() {
@@ -243,8 +251,18 @@ cudaError_t describeResource(const cudaResourceDesc &Res, ptx_tex_desc &T, Forma
     T.geometry = PTX_TEX_GEOM_2D;
     return cudaSuccess;
   }
-  case cudaResourceTypeMipmappedArray:
-    return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: mipmapped arrays");
+  case cudaResourceTypeMipmappedArray: {
+    std::lock_guard<std::mutex> L(R().mu);
+    auto It = R().mipmaps.find(static_cast<const cudaMipmappedArray *>(Res.res.mipmap.mipmap));
+    if (It == R().mipmaps.end())
+      return fail(cudaErrorInvalidResourceHandle, std::string(Call) + ": not a mipmapped array of this runtime");
+    const cudaArray *A0 = It->second->levels[0];
+    if (cudaError_t E = formatOf(A0->desc, F, Call)) return E;
+    describeArray(*A0, T);
+    T.num_levels = uint32_t(It->second->levels.size());
+    T.levels = It->second->table;
+    return cudaSuccess;
+  }
   default:
     return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown resource type " + std::to_string(int(Res.resType)));
   }
@@ -324,6 +342,75 @@ cudaError_t cudaFreeArray(cudaArray_t A) {
     R().arrays.erase(It);
   }
   return cudaFree(reinterpret_cast<void *>(Base));
+}
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *Out, const cudaChannelFormatDesc *Desc, cudaExtent Ext,
+                                     unsigned NumLevels, unsigned Flags) {
+  const char *Call = "cudaMallocMipmappedArray";
+  if (!Out || !Desc || Ext.width == 0) return fail(cudaErrorInvalidValue, std::string(Call) + ": null argument or zero width");
+  if (Flags & (cudaArrayLayered | cudaArrayCubemap))
+    return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: layered / cubemap mipmapped arrays");
+  size_t Big = std::max({Ext.width, Ext.height, Ext.depth});
+  unsigned Full = 1;
+  while ((Big >> Full) > 0) ++Full;
+  if (NumLevels == 0 || NumLevels > Full) NumLevels = Full; // 0: the full chain (CUDA clamps too)
+  auto M = std::make_unique<cudaMipmappedArray>();
+  std::vector<ptx_tex_level> Table(NumLevels);
+  auto Release = [&] {
+    for (cudaArray *A : M->levels) cudaFreeArray(A);
+  };
+  for (unsigned L = 0; L < NumLevels; ++L) {
+    auto Dim = [&](size_t N) { return N ? std::max<size_t>(N >> L, 1) : 0; };
+    cudaArray_t A = nullptr;
+    if (cudaError_t E = allocArray(&A, Desc, Dim(Ext.width), Dim(Ext.height), Dim(Ext.depth), Flags, Call)) {
+      Release();
+      return E;
+    }
+    M->levels.push_back(A);
+    ptx_tex_desc T{};
+    describeArray(*A, T);
+    Table[L] = ptx_tex_level{T.base, T.pitch, T.width, T.height, T.depth, 0};
+  }
+  void *P = nullptr;
+  if (cudaError_t E = cudaMalloc(&P, Table.size() * sizeof(ptx_tex_level))) {
+    Release();
+    return E;
+  }
+  if (cudaError_t E = cudaMemcpy(P, Table.data(), Table.size() * sizeof(ptx_tex_level), cudaMemcpyHostToDevice)) {
+    cudaFree(P);
+    Release();
+    return E;
+  }
+  M->table = reinterpret_cast<uint64_t>(P);
+  std::lock_guard<std::mutex> G(R().mu);
+  *Out = M.get();
+  R().mipmaps[M.get()] = std::move(M);
+  return cudaSuccess;
+}
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *Out, cudaMipmappedArray_const_t M, unsigned Level) {
+  if (!Out) return cudaErrorInvalidValue;
+  std::lock_guard<std::mutex> G(R().mu);
+  auto It = R().mipmaps.find(M);
+  if (It == R().mipmaps.end())
+    return fail(cudaErrorInvalidResourceHandle, "cudaGetMipmappedArrayLevel: not a mipmapped array of this runtime");
+  if (Level >= It->second->levels.size())
+    return fail(cudaErrorInvalidValue, "cudaGetMipmappedArrayLevel: level " + std::to_string(Level) + " of " +
+                                           std::to_string(It->second->levels.size()));
+  *Out = It->second->levels[Level];
+  return cudaSuccess;
+}
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t M) {
+  if (!M) return cudaSuccess;
+  std::unique_ptr<cudaMipmappedArray> Own;
+  {
+    std::lock_guard<std::mutex> G(R().mu);
+    auto It = R().mipmaps.find(M);
+    if (It == R().mipmaps.end())
+      return fail(cudaErrorInvalidResourceHandle, "cudaFreeMipmappedArray: not a mipmapped array of this runtime");
+    Own = std::move(It->second);
+    R().mipmaps.erase(It);
+  }
+  for (cudaArray *A : Own->levels) cudaFreeArray(A);
+  return cudaFree(reinterpret_cast<void *>(Own->table));
 }
 cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc, cudaExtent *Ext, unsigned *Flags, cudaArray_t A) {
   std::lock_guard<std::mutex> L(R().mu);
@@ -535,7 +622,12 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *Out, const cudaResource
     return fail(cudaErrorNotSupported,
                 std::string(Call) + ": unsupported CUDA feature: seamless cubemap filtering (linear filtering across "
                                     "cube faces)");
-  // maxAnisotropy and the mipmap fields only act on mipmapped resources, which are refused above.
+  // Mipmapped resources: level selection (tex.level / tex.grad). maxAnisotropy is ignored:
+  // the gradients are isotropic in what the device library computes.
+  T.mip_filter = Tex->mipmapFilterMode == cudaFilterModeLinear ? PTX_TEX_FILTER_LINEAR : PTX_TEX_FILTER_POINT;
+  T.min_lod = Tex->minMipmapLevelClamp;
+  T.max_lod = Tex->maxMipmapLevelClamp;
+  T.lod_bias = Tex->mipmapLevelBias;
   TexObject Obj;
   Obj.res = *Res;
   Obj.tex = *Tex;
