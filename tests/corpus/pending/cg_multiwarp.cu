@@ -6,6 +6,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cstdio>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 namespace cg = cooperative_groups;
 
@@ -56,20 +57,22 @@ static bool check(int blocks, int threads, const std::vector<int> &in) {
     }
   }
   printf("tile%-3u block%-4d n=%d bad=%d fnv=%08x\n", S, threads, n, bad, h);
+  fflush(stdout);
   return bad == 0;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  int only = argc > 1 ? atoi(argv[1]) : -1; // run one case (0-5) only
   std::vector<int> in(4096);
   uint32_t s = 12345;
   for (auto &x : in) { s = s * 1103515245u + 12345u; x = (int)(s >> 8) % 20001 - 10000; }
   bool ok = true;
-  ok &= check<64>(2, 128, in);
-  ok &= check<64>(1, 256, in);
-  ok &= check<128>(2, 256, in);
-  ok &= check<128>(1, 512, in);
-  ok &= check<256>(1, 1024, in);
-  ok &= check<256>(3, 256, in);
+  if (only < 0 || only == 0) ok &= check<64>(2, 128, in);
+  if (only < 0 || only == 1) ok &= check<64>(1, 256, in);
+  if (only < 0 || only == 2) ok &= check<128>(2, 256, in);
+  if (only < 0 || only == 3) ok &= check<128>(1, 512, in);
+  if (only < 0 || only == 4) ok &= check<256>(1, 1024, in);
+  if (only < 0 || only == 5) ok &= check<256>(3, 256, in);
   printf("cg_multiwarp %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -22,7 +22,7 @@ __device__ void readAll(R *o, int k) {
 }
 __global__ void k_none(R *o) { if (threadIdx.x == 0) readAll(o, blockIdx.x); }
 __global__ void k_static(R *o) {
-  __shared__ uint32_t s[100];
+  __shared__ uint32_t s[128];
   s[threadIdx.x] = threadIdx.x;
   __syncthreads();
   if (threadIdx.x == 0) { readAll(o, blockIdx.x); o[blockIdx.x].v[7] += s[5] - 5; }
