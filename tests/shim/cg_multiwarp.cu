@@ -17,7 +17,7 @@ __global__ void tiles(const int *in, int *out) {
   cg::thread_block_tile<S> t = cg::tiled_partition<S>(b);
   int g = blockIdx.x * blockDim.x + threadIdx.x;
   int v = in[g];
-  int sh = t.shfl(v, (t.thread_rank() + 7) % S);
+  int sh = t.shfl(v, 7u); // a multi-warp tile shfl needs one source rank for the whole tile
   t.sync();
   int any = t.any(v % 97 == 0), all = t.all(v > -1000000);
   int sum = cg::reduce(t, v, cg::plus<int>());
@@ -47,7 +47,7 @@ static bool check(int blocks, int threads, const std::vector<int> &in) {
       int x = in[base + k];
       sum += x; mx = x > mx ? x : mx; any |= x % 97 == 0; all &= x > -1000000;
     }
-    int want[6] = {in[base + (r + 7) % S], any, all, sum, mx, (int)(((g % threads) / S) * 1000 + r)};
+    int want[6] = {in[base + 7], any, all, sum, mx, (int)(((g % threads) / S) * 1000 + r)};
     for (int k = 0; k < 6; ++k) {
       if ((o[6 * g + k] != 0) != (want[k] != 0) || (k != 1 && k != 2 && o[6 * g + k] != want[k])) {
         if (bad < 4) printf("  tile%u block%d g=%d field %d = %d want %d\n", S, threads, g, k, o[6 * g + k], want[k]);
