@@ -236,6 +236,13 @@ uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z
  * last layer), coordinates x, y as for __ptx_tex. */
 uint32_t __ptx_tex_layered(uint64_t h, uint32_t dims, uint32_t layer, uint32_t x, uint32_t y,
                            uint32_t float_coords, uint32_t float_result, uint32_t comp);
+/* tex.level (lod as float bits) / tex.grad (gradients dP/dx, dP/dy as float bits; unused 0)
+ * on 1d/2d/3d resources, mipmapped or not. */
+uint32_t __ptx_tex_lod(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z, uint32_t lod,
+                       uint32_t float_coords, uint32_t float_result, uint32_t comp);
+uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z, uint32_t dx0, uint32_t dx1,
+                        uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_coords,
+                        uint32_t float_result, uint32_t comp);
 /* tex.cube (cube 0) / tex.acube: direction (x, y, z) as float bits, cube index `cube`. */
 uint32_t __ptx_tex_cube(uint64_t h, uint32_t cube, uint32_t x, uint32_t y, uint32_t z, uint32_t float_result,
                         uint32_t comp);

@@ -11,7 +11,7 @@
  * tex / tld4 / txq / suld / sust instruction executes.
  *
  * This header is plain C99 with fixed-width fields so host C++ and the
- * device library see the same layout (asserted at the end: 80 bytes).
+ * device library see the same layout (asserted at the end: 96 bytes).
  * All values are little-endian, as on both host and device.
  *===----------------------------------------------------------------------===*/
 #ifndef PTX_TEXTURE_H
@@ -106,15 +106,31 @@ typedef struct ptx_tex_desc {
    * normalized-float reads; element-type integer reads of the border
    * return 0 in every channel. */
   float border_color[4];
-  /* 68: zero. */
-  uint32_t reserved1[3];
-} ptx_tex_desc; /* 80 bytes */
+  /* 68: mipmap levels (0 or 1: not mipmapped; the fields above describe level 0). */
+  uint32_t num_levels;
+  /* 72: device address of num_levels ptx_tex_level entries (when num_levels > 1). */
+  uint64_t levels;
+  /* 80: mipmap filter between levels (ptx_tex_filter). */
+  uint8_t mip_filter;
+  uint8_t reserved1[3];
+  /* 84: level-of-detail clamp [min_lod, max_lod] and bias (cudaTextureDesc). */
+  float min_lod, max_lod, lod_bias;
+} ptx_tex_desc; /* 96 bytes */
+
+/* One mipmap level: element (0,0,0) address, row pitch, extent (unused dims 1). */
+typedef struct ptx_tex_level {
+  uint64_t base;
+  uint64_t pitch;
+  uint32_t width, height, depth, reserved;
+} ptx_tex_level; /* 32 bytes */
 
 #ifdef __cplusplus
-static_assert(sizeof(ptx_tex_desc) == 80, "ptx_tex_desc layout");
+static_assert(sizeof(ptx_tex_desc) == 96, "ptx_tex_desc layout");
+static_assert(sizeof(ptx_tex_level) == 32, "ptx_tex_level layout");
 } /* extern "C" */
 #else
-_Static_assert(sizeof(ptx_tex_desc) == 80, "ptx_tex_desc layout");
+_Static_assert(sizeof(ptx_tex_desc) == 96, "ptx_tex_desc layout");
+_Static_assert(sizeof(ptx_tex_level) == 32, "ptx_tex_level layout");
 #endif
 
 #endif /* PTX_TEXTURE_H */

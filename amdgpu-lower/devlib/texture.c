@@ -164,9 +164,68 @@ __attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uin
   return __builtin_bit_cast(uint32_t, acc);
 }
 
+/* Level `lvl` of a mipmapped resource: the descriptor with that level's base / pitch / extent. */
+__attribute__((always_inline)) static uint32_t sample_level(const ptx_tex_desc *d, uint32_t lvl, uint32_t dims,
+                                                           uint32_t xb, uint32_t yb, uint32_t zb,
+                                                           uint32_t float_coords, uint32_t float_result,
+                                                           uint32_t comp) {
+  if (lvl == 0 || d->num_levels <= 1) return sample(d, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+  const ptx_tex_level *L = (const ptx_tex_level *)(uintptr_t)d->levels + lvl;
+  ptx_tex_desc c = *d;
+  c.base = L->base;
+  c.pitch = L->pitch;
+  c.width = L->width;
+  c.height = L->height;
+  c.depth = L->depth;
+  return sample(&c, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+}
+
+/* Sampling at level of detail `lod`: bias, then clamped to [min_lod, max_lod] and to the
+ * levels present; nearest level (point mip filter) or a blend of the two neighbours. */
+__attribute__((always_inline)) static uint32_t sample_lod(const ptx_tex_desc *d, float lod, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
+                           uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  if (d->num_levels <= 1) return sample(d, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+  lod += d->lod_bias;
+  lod = __builtin_fminf(__builtin_fmaxf(lod, d->min_lod), d->max_lod);
+  lod = __builtin_fminf(__builtin_fmaxf(lod, 0.0f), (float)(d->num_levels - 1));
+  if (d->mip_filter == PTX_TEX_FILTER_POINT || !float_result)
+    return sample_level(d, (uint32_t)__builtin_floorf(lod + 0.5f), dims, xb, yb, zb, float_coords, float_result, comp);
+  uint32_t l0 = (uint32_t)__builtin_floorf(lod);
+  /* the blend weight in 8 fractional bits, rounded (tex_layered_cube mip.lod.pl equals the H200;
+   * for gradient-derived LODs the H200's weight is off by one 1/256 step in 1 of 3 samples) */
+  float f = weight9(lod - (float)l0);
+  float a = __builtin_bit_cast(float, sample_level(d, l0, dims, xb, yb, zb, float_coords, 1, comp));
+  if (f == 0.0f || l0 + 1 >= d->num_levels) return __builtin_bit_cast(uint32_t, a);
+  float b = __builtin_bit_cast(float, sample_level(d, l0 + 1, dims, xb, yb, zb, float_coords, 1, comp));
+  return __builtin_bit_cast(uint32_t, (1.0f - f) * a + f * b);
+}
+
 uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
                    uint32_t float_coords, uint32_t float_result, uint32_t comp) {
-  return sample(desc_of(h), dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+  return sample_lod(desc_of(h), 0.0f, dims, xb, yb, zb, float_coords, float_result, comp);
+}
+
+uint32_t __ptx_tex_lod(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t lod,
+                       uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  return sample_lod(desc_of(h), __builtin_bit_cast(float, lod), dims, xb, yb, zb, float_coords, float_result, comp);
+}
+
+/* tex.grad: lod = log2 of the longer of the two gradient vectors in level-0 texels
+ * (normalized coordinates scaled by the extent). */
+uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t dx0, uint32_t dx1,
+                        uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_coords,
+                        uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = desc_of(h);
+  uint32_t gx[3] = {dx0, dx1, dx2}, gy[3] = {dy0, dy1, dy2};
+  float lx = 0.0f, ly = 0.0f;
+  for (uint32_t k = 0; k < dims; ++k) {
+    float s = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) ? (float)extent(d, k) : 1.0f;
+    float a = __builtin_bit_cast(float, gx[k]) * s, b = __builtin_bit_cast(float, gy[k]) * s;
+    lx += a * a;
+    ly += b * b;
+  }
+  float lod = 0.5f * __builtin_log2f(__builtin_fmaxf(lx, ly));
+  return sample_lod(d, lod, dims, xb, yb, zb, float_coords, float_result, comp);
 }
 
 /* The layer of an array access: the index clamped to [0, layers-1] as an unsigned value

@@ -87,8 +87,8 @@ llvm::Error checkUndefinedFunctions(const llvm::Module &m) {
     l.getAsInteger(10, d.line);
     c.getAsInteger(10, d.col);
     d.message = "function '" + f.getName().str() +
-                "' is declared but not defined in this module (linking separately compiled PTX, -rdc, "
-                "is not supported)";
+                "' is declared but not defined in this module (and no module linked with it defines it: "
+                "separately compiled PTX links when all its modules are given together)";
     errs.push_back(support::unsupported("amdgpu-lower", "linking separately compiled PTX (-rdc)", std::move(d)));
   }
   return support::joinAll(std::move(errs));

@@ -72,6 +72,17 @@ runtime::Context *ctx(cudaError_t *Err) { return cudartshim::context(Err); }
 runtime::Array *toCore(cudaArray_const_t A) { return reinterpret_cast<runtime::Array *>(const_cast<cudaArray *>(A)); }
 cudaArray_t toApi(const runtime::Array *A) { return reinterpret_cast<cudaArray_t>(const_cast<runtime::Array *>(A)); }
 
+const runtime::MipmappedArray *toCore(cudaMipmappedArray_const_t M) {
+  return reinterpret_cast<const runtime::MipmappedArray *>(M);
+}
+cudaMipmappedArray_t toApi(const runtime::MipmappedArray *M) {
+  return reinterpret_cast<cudaMipmappedArray_t>(const_cast<runtime::MipmappedArray *>(M));
+}
+
+cudaError_t badMipmap(const char *Call) {
+  return fail(cudaErrorInvalidResourceHandle, std::string(Call) + ": not a mipmapped array of this runtime");
+}
+
 cudaError_t badArray(const char *Call) {
   return fail(cudaErrorInvalidResourceHandle, std::string(Call) + ": not a CUDA array of this runtime");
 }
@@ -182,8 +193,14 @@ cudaError_t resourceOf(const cudaResourceDesc &Res, runtime::ResourceDesc &R, co
     R.height = Res.res.pitch2D.height;
     R.pitch = Res.res.pitch2D.pitchInBytes;
     return formatOf(Res.res.pitch2D.desc, R.format, Call);
-  case cudaResourceTypeMipmappedArray:
-    return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: mipmapped arrays");
+  case cudaResourceTypeMipmappedArray: {
+    cudaError_t Err = cudaSuccess;
+    runtime::Context *C = ctx(&Err);
+    if (!C) return Err;
+    R.kind = runtime::ResourceKind::MipmappedArray;
+    R.mipmap = Res.res.mipmap.mipmap ? C->mipmappedArray(toCore(Res.res.mipmap.mipmap)) : nullptr;
+    return R.mipmap ? cudaSuccess : badMipmap(Call);
+  }
   default:
     return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown resource type " + std::to_string(int(Res.resType)));
   }
@@ -196,6 +213,10 @@ cudaResourceDesc resourceDescOf(const runtime::ResourceDesc &R) {
   case runtime::ResourceKind::Array:
     D.resType = cudaResourceTypeArray;
     D.res.array.array = toApi(R.array);
+    break;
+  case runtime::ResourceKind::MipmappedArray:
+    D.resType = cudaResourceTypeMipmappedArray;
+    D.res.mipmap.mipmap = toApi(R.mipmap);
     break;
   case runtime::ResourceKind::Linear:
     D.resType = cudaResourceTypeLinear;
@@ -378,6 +399,41 @@ cudaError_t cudaFreeArray(cudaArray_t A) {
   SHIM_CONTEXT(C);
   if (!C->array(toCore(A))) return badArray("cudaFreeArray");
   return fromError(C->destroyArray(toCore(A)), "cudaFreeArray");
+}
+// ---- mipmapped arrays (one core array per level) ----------------------------
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *Out, const cudaChannelFormatDesc *Desc, cudaExtent Ext,
+                                     unsigned NumLevels, unsigned Flags) {
+  const char *Call = "cudaMallocMipmappedArray";
+  if (!Out || !Desc || Ext.width == 0) return fail(cudaErrorInvalidValue, std::string(Call) + ": null argument or zero width");
+  runtime::ArrayDesc AD;
+  if (cudaError_t E = formatOf(*Desc, AD.format, Call)) return E;
+  AD.width = Ext.width;
+  AD.height = Ext.height;
+  AD.depth = Ext.depth;
+  AD.flags = Flags;
+  SHIM_CONTEXT(C);
+  auto M = C->createMipmappedArray(AD, NumLevels);
+  if (!M) return fromError(M.takeError(), Call);
+  *Out = toApi(*M);
+  return cudaSuccess;
+}
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *Out, cudaMipmappedArray_const_t M, unsigned Level) {
+  const char *Call = "cudaGetMipmappedArrayLevel";
+  if (!Out) return fail(cudaErrorInvalidValue, std::string(Call) + ": null argument");
+  SHIM_CONTEXT(C);
+  const runtime::MipmappedArray *Mm = M ? C->mipmappedArray(toCore(M)) : nullptr;
+  if (!Mm) return badMipmap(Call);
+  if (Level >= Mm->levels.size())
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": level " + std::to_string(Level) + " of " +
+                                           std::to_string(Mm->levels.size()));
+  *Out = toApi(Mm->levels[Level]);
+  return cudaSuccess;
+}
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t M) {
+  if (!M) return cudaSuccess;
+  SHIM_CONTEXT(C);
+  if (!C->mipmappedArray(toCore(M))) return badMipmap("cudaFreeMipmappedArray");
+  return fromError(C->destroyMipmappedArray(toCore(M)), "cudaFreeMipmappedArray");
 }
 cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc, cudaExtent *Ext, unsigned *Flags, cudaArray_t A) {
   cudaError_t Err = cudaSuccess;

@@ -16,7 +16,12 @@
 // callee's parameter types, calls directly, or indirectly through a register
 // with the type of the named .callprototype, and stores the results into the
 // retval slots. Calls to vprintf/__assertfail/malloc/free reach the device
-// runtime as __ptx_<name>. trap/nanosleep are devlib calls.
+// runtime as __ptx_<name>. A call of a CUDA device runtime entry point that
+// the module only declares (dynamic parallelism: the __cudaCDP2* functions
+// nvcc -rdc emits for a device-side <<<>>> launch, cudaGetParameterBuffer /
+// cudaLaunchDevice and their V2 forms, device-side stream/event/sync calls)
+// is an explicit unsupported error naming the entry point and the feature.
+// trap/nanosleep are devlib calls.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -37,6 +42,21 @@ static Value *loadSlot(FnCtx &fc, Value *slot, Type *ty) {
 }
 
 static void emitReturn(FnCtx &fc);
+
+// What a call of an undefined CUDA device runtime entry point would do, or "" for other
+// names: the __cudaCDP2* functions nvcc emits for device-side launches and runtime calls
+// (defined by libcudadevrt, linked into -rdc programs) and the legacy entry point names.
+// libcudadevrt's own module calls the driver's cnp* / __cuda_syscall_* services: those are
+// reported at link time only if a call survives (ptxjit/lib/Link.cpp).
+static std::string deviceRuntimeCall(StringRef n) {
+  bool cdp2 = n.starts_with("__cudaCDP2");
+  if (cdp2) n = n.drop_front(strlen("__cudaCDP2"));
+  else if (n.starts_with("cuda")) n = n.drop_front(strlen("cuda"));
+  else return "";
+  if (n == "LaunchDevice" || n == "LaunchDeviceV2") return "a device-side kernel launch";
+  if (n == "GetParameterBuffer" || n == "GetParameterBufferV2") return "a device-side kernel launch (parameter buffer)";
+  return cdp2 ? "a device-side CUDA runtime call" : "";
+}
 
 static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
   auto &b = fc.b;
@@ -66,6 +86,12 @@ static bool callInstr(FnCtx &fc, const ptx::Instruction &in) {
     Function *f = fc.mc.functions.lookup(callee.name);
     if (!f) return fc.unsupported(in, "callee '" + callee.name + "' was not declared");
     if (pf->isEntry) return fc.unsupported(in, "call of a kernel");
+    if (!pf->hasBody)
+      if (std::string what = deviceRuntimeCall(callee.name); !what.empty())
+        return fc.unsupportedAt(in.loc, "dynamic parallelism",
+                                "unsupported CUDA feature: dynamic parallelism: call of '" + callee.name + "', " + what +
+                                    " (CUDA device runtime, libcudadevrt); device-side launches and runtime calls "
+                                    "are not supported");
     fty = f->getFunctionType();
     target = f;
     resDecl = &pf->results;

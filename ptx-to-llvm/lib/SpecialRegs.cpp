@@ -10,7 +10,15 @@
 // %cluster_ctarank = 0, %cluster_nctarank = 1, %is_explicit_cluster = 0,
 // %clusterid = %ctaid, %nclusterid = %nctaid. %pm0..7 / %pm0_64..7_64 (whose
 // behaviour PTX leaves undefined) read the cycle counter like %clock /
-// %clock64. The rest are errors.
+// %clock64. %reserved_smem_offset_{begin,end,cap,0,1} describe a region of
+// shared memory the toolchain reserves per CTA (cooperative groups keep the
+// barriers and exchange slots of multi-warp tiles at %reserved_smem_offset_1):
+// a module-wide 288-byte .shared array `__ptx_reserved_smem` (linkonce_odr, so
+// linked modules share it) that LLVM allocates in every kernel reaching a read;
+// begin = 0 = 1 = its shared-window offset, end = begin + 288, cap = 288 -- the
+// H200 reads begin 0, end 288, cap 1024, 0 and 1 both 0 (probes/
+// smem_sregs_probe); its 1024 are the whole system-reserved kilobyte, of which
+// only the first 288 bytes are the toolchain's. The rest are errors.
 //
 //===----------------------------------------------------------------------===//
 #include "Translator.h"
@@ -66,6 +74,20 @@ Value *readSpecialReg(FnCtx &fc, const ptx::Operand &op) {
   case S::Envreg:
     if (op.sregIndex > 31) { fc.error(op.loc, "bad %envreg index"); return nullptr; }
     return fc.call("__ptx_sreg_envreg", i32, {b.getInt32(op.sregIndex)});
+  case S::ReservedSmemOffset: {
+    constexpr uint32_t kBytes = 288;
+    if (op.sregIndex > 4) { fc.error(op.loc, "bad %reserved_smem_offset register"); return nullptr; }
+    if (op.sregIndex == 2) return b.getInt32(kBytes); // _cap
+    GlobalVariable *g = fc.mc.m.getNamedGlobal("__ptx_reserved_smem");
+    if (!g) {
+      auto *ty = ArrayType::get(b.getInt8Ty(), kBytes);
+      g = new GlobalVariable(fc.mc.m, ty, false, GlobalValue::LinkOnceODRLinkage, UndefValue::get(ty),
+                             "__ptx_reserved_smem", nullptr, GlobalValue::NotThreadLocal, SharedAS);
+      g->setAlignment(Align(16));
+    }
+    Value *base = b.CreatePtrToInt(g, i32);
+    return op.sregIndex == 1 ? b.CreateAdd(base, b.getInt32(kBytes)) : base; // _end; _begin, _0, _1
+  }
   case S::IsExplicitCluster: return b.getInt32(0);
   case S::ClusterCtaid: return b.getInt32(0);
   case S::ClusterNctaid: return b.getInt32(1);

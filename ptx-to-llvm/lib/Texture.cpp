@@ -4,8 +4,9 @@
 // ptx_tex_desc (amdgpu-lower/devlib/ptx_texture.h) that the runtime shim
 // fills. tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} becomes one devlib
 // __ptx_tex call per destination component (the devlib ABI returns scalars),
-// tex.{a1d,a2d} __ptx_tex_layered, tex.{cube,acube} __ptx_tex_cube; the
-// .level / .grad forms sample level 0 (the runtime creates no mipmaps);
+// tex.{a1d,a2d} __ptx_tex_layered, tex.{cube,acube} __ptx_tex_cube, .level /
+// .grad of 1d/2d/3d __ptx_tex_lod / __ptx_tex_grad (of arrays and cubes:
+// level 0, the runtime makes no mipmapped arrays or cubes);
 // the sampling (address modes, point / 9-bit-weight linear filtering, read
 // modes) is in devlib texture.c. suld.b / sust.b compute the element address
 // with __ptx_surf_addr (bounds per .trap/.clamp/.zero; address 0 means the
@@ -56,8 +57,9 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
   if (in.has(Mod::A2d)) dims = 2;
   if (!dims && !cube) return fc.unsupported(in, "only 1d/2d/3d, a1d/a2d and cube/acube geometries");
   if (in.has(Mod::Base)) return fc.unsupported(in, "tex.base (mipmap base level)");
-  // Explicit LOD / gradients: the resources the runtime creates have one level (it refuses
-  // mipmapped arrays), where every LOD selects level 0 (H200: tex_layered_cube's lod groups).
+  // Explicit LOD / gradients: __ptx_tex_lod / __ptx_tex_grad on 1d/2d/3d (mipmapped or not);
+  // on arrays and cubes level 0, the only one the runtime makes for them (it refuses layered
+  // and cubemap mipmapped arrays).
   size_t want = in.has(Mod::Level) ? 3 : in.has(Mod::Grad) ? 4 : 2;
   ptx::Type dt = in.type(0), ct = in.type(1);
   bool floatRes = dt == ptx::Type::F32;
@@ -75,6 +77,18 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
   Value *layer = first ? fc.read(c->elems[0], ptx::Type::S32) : b.getInt32(0);
   Value *co[3] = {b.getInt32(0), b.getInt32(0), b.getInt32(0)};
   for (unsigned k = 0; k < ncoord; ++k) co[k] = fc.coerce(fc.read(c->elems[first + k], ct), fc.i32());
+  // tex.grad: dPdx, dPdy (a scalar for 1d, a vector otherwise), float bits, unused 0.
+  Value *grad[2][3] = {{b.getInt32(0), b.getInt32(0), b.getInt32(0)}, {b.getInt32(0), b.getInt32(0), b.getInt32(0)}};
+  if (in.has(Mod::Grad) && !layered && !cube)
+    for (unsigned g = 0; g < 2; ++g) {
+      const ptx::Operand &o = ops[2 + g];
+      if (o.kind == ptx::Operand::Kind::Vec) {
+        for (unsigned k = 0; k < dims && k < o.elems.size(); ++k)
+          grad[g][k] = fc.coerce(fc.read(o.elems[k], ptx::Type::F32), fc.i32());
+      } else {
+        grad[g][0] = fc.coerce(fc.read(o, ptx::Type::F32), fc.i32());
+      }
+    }
   for (unsigned i = 0; i < 4; ++i) {
     if (ops[0].elems[i].kind == ptx::Operand::Kind::Sink) continue;
     Value *r;
@@ -84,6 +98,14 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
       r = fc.call("__ptx_tex_layered", fc.i32(),
                   {hv, b.getInt32(dims), layer, co[0], co[1], b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes),
                    b.getInt32(i)});
+    else if (in.has(Mod::Level))
+      r = fc.call("__ptx_tex_lod", fc.i32(),
+                  {hv, b.getInt32(dims), co[0], co[1], co[2], fc.coerce(fc.read(ops[2], ptx::Type::F32), fc.i32()),
+                   b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes), b.getInt32(i)});
+    else if (in.has(Mod::Grad))
+      r = fc.call("__ptx_tex_grad", fc.i32(),
+                  {hv, b.getInt32(dims), co[0], co[1], co[2], grad[0][0], grad[0][1], grad[0][2], grad[1][0],
+                   grad[1][1], grad[1][2], b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes), b.getInt32(i)});
     else
       r = fc.call("__ptx_tex", fc.i32(),
                   {hv, b.getInt32(dims), co[0], co[1], co[2], b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes),

@@ -17,10 +17,10 @@
 //      vop.dtype.atype.btype{.sat} d.dsel, a{.asel}, b{.bsel}, c;  (merge into c)
 //    Operands are a byte (.b0-.b3), a half-word (.h0/.h1) or the word,
 //    extended to 64 bits by their type; the result saturates (with .sat) to
-//    a signed destination or wraps; the secondary .add adds c. The scalar
-//    forms the H200 golden tables contradicted (.min/.max secondary ops, .sat
-//    into .u32, .dsel merges, saturating shifts: see NOTES-realprog.md) are
-//    refused with an explicit error until their semantics are pinned down.
+//    the destination as the H200 does (which differs from the PTX ISA's
+//    pseudo-code in places: see scalar() and NOTES-realprog session 5); the
+//    secondary op (.add/.min/.max) combines it with c, a .dsel merge puts it
+//    into a byte / half-word of c.
 // vmad (negated operands, .po/.shr7/.shr15) is not translated: an explicit error.
 //
 //===----------------------------------------------------------------------===//
@@ -205,60 +205,38 @@ bool scalar(FnCtx &fc, const ptx::Instruction &in, VOp vo) {
   if (merge && !ops[0].vsel) return fc.unsupported(in, "four operands need a secondary operation or '.dsel'");
   if (ops.size() == 3 && op2) return fc.unsupported(in, "a secondary operation needs the c operand");
   if (ops.size() != 3 && ops.size() != 4) return fc.unsupported(in, "operands");
-  // Forms whose results the H200 golden tables (tests/golden, family video) showed to differ from
-  // the PTX ISA's pseudo-code as implemented here are refused, never approximated. All of them
-  // involve full 32-bit operands whose exact result leaves the 32-bit range, or a .u32 b operand
-  // merged through .dsel; the same operations on byte/half-word parts (and vset) match:
-  //  - '.sat' into .u32 of vadd/vsub/vabsdiff on whole words (the H200 wraps at 2^32 first),
-  //  - '.min'/'.max' secondary operations on whole words,
-  //  - '.dsel' merges unless both sources are .s32 (vset excepted),
-  //  - saturating vshl/vshr.
-  bool words = !ops[1].vsel && !ops[2].vsel;
-  bool addLike = vo.k == VOp::Add || vo.k == VOp::Sub || vo.k == VOp::Absdiff;
-  if (sat && !dsgn && addLike && words)
-    return fc.unsupported(in, "scalar video '.sat' into .u32 on whole words (semantics not verified)");
-  if (!isSet && op2 >= 2 && words)
-    return fc.unsupported(in, "scalar video '.min'/'.max' secondary operation on whole words (semantics not verified)");
-  if (!isSet && merge && !(asgn && bsgn))
-    return fc.unsupported(in, "scalar video '.dsel' merge with a .u32 source (semantics not verified)");
-  if (isShift && sat) return fc.unsupported(in, "saturating vshl/vshr (semantics not verified)");
   Type *i64 = b.getInt64Ty();
-  // One byte / half-word / the word of an operand, extended to i64.
-  auto part = [&](const ptx::Operand &o, bool sgn, unsigned &bits, unsigned &shift, bool &ok) -> Value * {
+  // One byte / half-word / the word of an operand, extended to i64 by its type.
+  auto part = [&](const ptx::Operand &o, bool sgn, bool &ok) -> Value * {
     Value *v = fc.read(o, ptx::Type::B32);
-    bits = 32;
-    shift = 0;
     ok = true;
     if (o.vsel) {
       ptx::VideoSel s = ptx::VideoSel::decode(o.vsel);
       if (s.count != 1 || (s.half && s.digit[0] > 1) || (!s.half && s.digit[0] > 3)) { ok = false; return nullptr; }
-      bits = s.half ? 16 : 8;
-      shift = s.digit[0] * bits;
-      v = b.CreateTrunc(b.CreateLShr(v, shift), b.getIntNTy(bits));
+      unsigned bits = s.half ? 16 : 8;
+      v = b.CreateTrunc(b.CreateLShr(v, s.digit[0] * bits), b.getIntNTy(bits));
     }
     return sgn ? b.CreateSExt(v, i64) : b.CreateZExt(v, i64);
   };
-  unsigned abits, ashift, bbits, bshift, dbits = 32, dshift = 0;
-  bool ok1, ok2, ok3 = true;
-  Value *x = part(ops[1], asgn, abits, ashift, ok1), *y = part(ops[2], bsgn, bbits, bshift, ok2);
+  unsigned dbits = 32, dshift = 0;
+  bool dhalf = false, ok1, ok2, ok3 = true;
+  Value *x = part(ops[1], asgn, ok1), *y = part(ops[2], bsgn, ok2);
   if (ops[0].vsel) { // .dsel: byte or half-word of d
     ptx::VideoSel s = ptx::VideoSel::decode(ops[0].vsel);
     ok3 = s.count == 1 && (s.half ? s.digit[0] <= 1 : s.digit[0] <= 3);
+    dhalf = s.half;
     dbits = s.half ? 16 : 8;
     dshift = s.digit[0] * dbits;
   }
   if (!ok1 || !ok2 || !ok3) return fc.unsupported(in, "selector (expected .b0-.b3, .h0 or .h1)");
+  // The primary operation, exact in i64.
   Value *t;
   if (isShift) {
     // .wrap: amount mod 32; .clamp (default): amounts above 32 act as 32.
     Value *n = y;
     if (in.has(Mod::Wrap)) n = b.CreateAnd(n, b.getInt64(31));
     else n = b.CreateSelect(b.CreateICmpUGT(n, b.getInt64(32)), b.getInt64(32), n);
-    if (vo.k == VOp::Shl) {
-      t = b.CreateShl(x, n);
-    } else {
-      t = asgn ? b.CreateAShr(x, n) : b.CreateLShr(x, n);
-    }
+    t = vo.k == VOp::Shl ? b.CreateShl(x, n) : b.CreateAShr(x, n); // x is extended: ashr = lshr for .u32
   } else {
     CmpInst::Predicate pred = CmpInst::ICMP_EQ;
     if (isSet) {
@@ -268,20 +246,49 @@ bool scalar(FnCtx &fc, const ptx::Instruction &in, VOp vo) {
     }
     t = laneOp(b, vo.k, x, y, dsgn, pred);
   }
-  if (sat) t = clampTo(b, t, dbits, dsgn);
+  // Saturation, as the H200 computes it (golden tables: family video and
+  // tests/golden/probes/video_scalar_probe, 4360 forms; NOTES-realprog session 5):
+  //  - shifts: the 34-bit signed intermediate (the PTX ISA's) clamped to the 32-bit range of
+  //    the destination type, also when merged into a byte / half-word (.dsel);
+  //  - other .dsel merges: the value, taken as unsigned, is limited to the part's maximum
+  //    (signed or unsigned by the destination type): negative results give that maximum;
+  //  - whole words: a signed destination clamps to [S32_MIN, S32_MAX]; an unsigned one only
+  //    clamps negative results to 0 (larger ones wrap).
+  if (sat) {
+    if (isShift) {
+      t = clampTo(b, b.CreateAShr(b.CreateShl(t, 30), 30), 32, dsgn);
+    } else if (merge) {
+      Value *mx = b.getInt64(dsgn ? (int64_t(1) << (dbits - 1)) - 1 : (int64_t(1) << dbits) - 1);
+      t = b.CreateSelect(b.CreateICmpUGT(t, mx), mx, t);
+    } else if (dsgn) {
+      t = clampTo(b, t, 32, true);
+    } else {
+      t = b.CreateSelect(b.CreateICmpSLT(t, b.getInt64(0)), b.getInt64(0), t);
+    }
+  }
   Value *r;
   if (op2) {
+    // The secondary operation sees vadd/vsub's result (and a saturated shift's) as its low 32
+    // bits sign-extended, the other results as the exact (64-bit) value; c is extended by the
+    // destination type, and min/max compare by it (vset: by the type of a).
+    Value *tt = t;
+    if (vo.k == VOp::Add || vo.k == VOp::Sub || (isShift && sat))
+      tt = b.CreateSExt(b.CreateTrunc(t, b.getInt32Ty()), i64);
+    if (isSet) dsgn = asgn;
     Value *c = fc.read(ops[3], ptx::Type::B32);
     Value *cx = dsgn ? b.CreateSExt(c, i64) : b.CreateZExt(c, i64);
-    Value *tt = dsgn ? b.CreateSExt(b.CreateTrunc(t, b.getInt32Ty()), i64) : b.CreateZExt(b.CreateTrunc(t, b.getInt32Ty()), i64);
     if (op2 == 1) r = b.CreateAdd(tt, cx);
-    else if (op2 == 2) r = b.CreateSelect(b.CreateICmpSLT(tt, cx), tt, cx);
-    else r = b.CreateSelect(b.CreateICmpSGT(tt, cx), tt, cx);
+    else if (op2 == 2) r = b.CreateSelect(b.CreateICmp(dsgn ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT, tt, cx), tt, cx);
+    else r = b.CreateSelect(b.CreateICmp(dsgn ? CmpInst::ICMP_SGT : CmpInst::ICMP_UGT, tt, cx), tt, cx);
     r = b.CreateTrunc(r, b.getInt32Ty());
   } else if (merge) {
+    // Merge into c: a byte destination takes the result's low byte at its position; a
+    // half-word destination takes the result's bits at the position itself (.h1: bits 16-31
+    // of the result, not its low half -- what the H200 does).
     Value *c = fc.read(ops[3], ptx::Type::B32);
     uint32_t m = uint32_t(((uint64_t(1) << dbits) - 1) << dshift);
-    Value *p = b.CreateShl(b.CreateTrunc(t, b.getInt32Ty()), dshift);
+    Value *p = b.CreateTrunc(t, b.getInt32Ty());
+    if (!dhalf) p = b.CreateShl(p, dshift);
     r = b.CreateOr(b.CreateAnd(c, b.getInt32(~m)), b.CreateAnd(p, b.getInt32(m)));
   } else {
     r = b.CreateTrunc(t, b.getInt32Ty());

@@ -11,6 +11,7 @@
 #include "ptxjit/Pipeline.h"
 #include "ptxjit/Lowering.h"
 #include "support/Contract.h"
+#include "support/Error.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CallingConv.h"
@@ -49,7 +50,9 @@ llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, co
   PipelineResult R;
   R.context = std::make_unique<llvm::LLVMContext>();
   auto Mod = translateUnits(units, InputKind::PTX, *R.context, R.diags);
-  if (!Mod) return Mod.takeError();
+  // A linked translation reports its errors as diagnostics plus a summary error ("PTX link
+  // errors"): the error returned carries them, as a one-unit translation's error does.
+  if (!Mod) return units.size() > 1 ? llvm::joinErrors(support::errorOf(R.diags), Mod.takeError()) : Mod.takeError();
   pinGlobals(**Mod, opts.pinGlobals);
   amdgpulower::LowerOptions LO;
   LO.arch = opts.arch;

@@ -281,6 +281,7 @@ llvm::Error Context::reset() {
     {
       std::lock_guard<std::mutex> TG(P->TexMu); // their memory goes with every allocation below
       P->Arrays.clear();
+      P->Mipmaps.clear();
       P->TexObjects.clear();
     }
     // CUDA destroys the context's modules; the runtime API loads the

@@ -43,6 +43,7 @@ struct Context::Impl {
   uint64_t NextCaptureId = 1;
   mutable std::mutex TexMu; // CUDA arrays and texture / surface objects (Texture.cpp)
   std::map<const Array *, std::unique_ptr<Array>> Arrays;
+  std::map<const MipmappedArray *, std::unique_ptr<MipmappedArray>> Mipmaps;
   std::map<uint64_t, TextureObject> TexObjects; // descriptor address -> what created it
 
   // Caller holds SubmitMu.

@@ -192,9 +192,10 @@ llvm::Expected<ptxjit::PipelineResult> translateOrReuse(const ModuleSource &Src,
   }
   if (HaveAll) return Hit;
 #endif
+  // The units' names are views into Names: all of them are made before the first view.
   std::vector<std::string> Names{Src.name};
-  std::vector<ptxjit::PTXUnit> Units{{Src.ptx, Names[0]}};
   for (size_t I = 0; I < Src.linkedPtx.size(); ++I) Names.push_back(Src.name + "." + std::to_string(I + 1));
+  std::vector<ptxjit::PTXUnit> Units{{Src.ptx, Names[0]}};
   for (size_t I = 0; I < Src.linkedPtx.size(); ++I) Units.push_back({Src.linkedPtx[I], Names[I + 1]});
   auto R = ptxjit::compilePTXUnits(Units, O);
 #if PTX2AMD_HAVE_CACHE

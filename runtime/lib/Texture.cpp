@@ -76,6 +76,71 @@ llvm::Error Context::destroyArray(const void *Handle) {
   return free(Base, MemoryKind::Device);
 }
 
+// ---- mipmapped arrays ------------------------------------------------------------------
+llvm::Expected<MipmappedArray *> Context::createMipmappedArray(const ArrayDesc &D, unsigned NumLevels) {
+  if (D.width == 0) return makeError(Errc::InvalidValue, "a mipmapped array of width 0");
+  if (D.flags & (ArrayLayered | ArrayCubemap))
+    return makeError(Errc::NotSupported, "unsupported CUDA feature: layered / cubemap mipmapped arrays");
+  uint64_t Big = std::max({D.width, D.height, D.depth});
+  unsigned Full = 1;
+  while ((Big >> Full) > 0) ++Full;
+  if (NumLevels == 0 || NumLevels > Full) NumLevels = Full;
+  auto M = std::make_unique<MipmappedArray>();
+  auto Release = [&] {
+    for (Array *A : M->levels) llvm::consumeError(destroyArray(A));
+  };
+  std::vector<ptx_tex_level> Table(NumLevels);
+  for (unsigned L = 0; L < NumLevels; ++L) {
+    auto Dim = [&](uint64_t N) { return N ? std::max<uint64_t>(N >> L, 1) : 0; };
+    ArrayDesc LD = D;
+    LD.width = Dim(D.width), LD.height = Dim(D.height), LD.depth = Dim(D.depth);
+    auto A = createArray(LD);
+    if (!A) {
+      Release();
+      return A.takeError();
+    }
+    M->levels.push_back(*A);
+    Table[L] = ptx_tex_level{(*A)->base, (*A)->pitch, uint32_t(LD.width), uint32_t((*A)->rowsPerSlice()),
+                             uint32_t((*A)->slices()), 0};
+  }
+  uint64_t Bytes = Table.size() * sizeof(ptx_tex_level);
+  auto Addr = allocate(Bytes, MemoryKind::Device);
+  if (!Addr) {
+    Release();
+    return Addr.takeError();
+  }
+  if (llvm::Error E = copySync(*Addr, reinterpret_cast<uint64_t>(Table.data()), Bytes, MemcpyKind::HostToDevice)) {
+    llvm::consumeError(free(*Addr, MemoryKind::Device));
+    Release();
+    return E;
+  }
+  M->table = *Addr;
+  std::lock_guard<std::mutex> G(P->TexMu);
+  MipmappedArray *R = M.get();
+  P->Mipmaps[R] = std::move(M);
+  return R;
+}
+
+const MipmappedArray *Context::mipmappedArray(const void *Handle) const {
+  std::lock_guard<std::mutex> G(P->TexMu);
+  auto It = P->Mipmaps.find(static_cast<const MipmappedArray *>(Handle));
+  return It == P->Mipmaps.end() ? nullptr : It->second.get();
+}
+
+llvm::Error Context::destroyMipmappedArray(const void *Handle) {
+  std::unique_ptr<MipmappedArray> Own;
+  {
+    std::lock_guard<std::mutex> G(P->TexMu);
+    auto It = P->Mipmaps.find(static_cast<const MipmappedArray *>(Handle));
+    if (It == P->Mipmaps.end()) return makeError(Errc::InvalidResourceHandle, "not a live mipmapped array");
+    Own = std::move(It->second);
+    P->Mipmaps.erase(It);
+  }
+  llvm::Error Result = llvm::Error::success();
+  for (Array *A : Own->levels) Result = llvm::joinErrors(std::move(Result), destroyArray(A));
+  return llvm::joinErrors(std::move(Result), free(Own->table, MemoryKind::Device));
+}
+
 // ---- copies with array endpoints ------------------------------------------------------
 llvm::Expected<CopyNodeParams> resolveCopy(const CopyEndpoint &Src, const CopyEndpoint &Dst, uint64_t WidthBytes,
                                            uint64_t Height, uint64_t Depth, MemcpyKind Kind) {
@@ -156,6 +221,16 @@ llvm::Error describeResource(const Context &Ctx, const ResourceDesc &R, ptx_tex_
     describeArray(*R.array, T);
     return llvm::Error::success();
   }
+  case ResourceKind::MipmappedArray: {
+    if (!R.mipmap || Ctx.mipmappedArray(R.mipmap) != R.mipmap)
+      return makeError(Errc::InvalidResourceHandle, "not a mipmapped array of this context");
+    const Array &A0 = *R.mipmap->levels.front();
+    F = A0.desc.format;
+    describeArray(A0, T);
+    T.num_levels = uint32_t(R.mipmap->levels.size());
+    T.levels = R.mipmap->table;
+    return llvm::Error::success();
+  }
   case ResourceKind::Linear: {
     F = R.format;
     if (llvm::Error E = checkFormat(F)) return E;
@@ -224,7 +299,12 @@ llvm::Error describeTexture(const TextureDesc &X, const ChannelFormat &F, bool L
   if (X.seamlessCubemap && T.geometry == PTX_TEX_GEOM_CUBE && T.filter == PTX_TEX_FILTER_LINEAR)
     return makeError(Errc::NotSupported, "unsupported CUDA feature: seamless cubemap filtering (linear filtering "
                                          "across cube faces)");
-  // maxAnisotropy and the mipmap fields only act on mipmapped resources, which are refused.
+  // Level selection (tex.level / tex.grad) on mipmapped resources; maxAnisotropy is ignored:
+  // the gradients are isotropic in what the device library computes.
+  T.mip_filter = X.mipmapFilter == FilterMode::Linear ? PTX_TEX_FILTER_LINEAR : PTX_TEX_FILTER_POINT;
+  T.min_lod = X.minMipmapLevelClamp;
+  T.max_lod = X.maxMipmapLevelClamp;
+  T.lod_bias = X.mipmapLevelBias;
   return llvm::Error::success();
 }
 } // namespace

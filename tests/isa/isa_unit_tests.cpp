@@ -242,6 +242,9 @@ TEST(IsaUnit, gfx1100Ops) {
     {"k_call", 64, {{0, [](unsigned l) { return 3 * l + 7; }}}},
     {"k_lds", 64, {{0, d16Low}, {1, d16High}, {2, d16I8}, {3, k(0x114321)}, {4, k(1)}, {5, k(0)},
                    {6, [](unsigned l) { return l; }}, {7, [](unsigned l) { return l; }}}},
+    {"k_minmax", 64, {{0, [](unsigned l) { return std::min(std::max(l, 4u), 10u); }},
+                      {1, [](unsigned l) { return std::max(std::min(l, 10u), 4u); }},
+                      {2, [](unsigned l) { return std::min(l, 10u); }}}},
   });
 }
 

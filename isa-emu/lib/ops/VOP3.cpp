@@ -129,6 +129,9 @@ F3(v_max3_f32, minmax32<true>(w, minmax32<true>(w, a, b), c))
 F3(v_med3_f32, (std::isnan(a) || std::isnan(b) || std::isnan(c))
                    ? minmax32<false>(w, minmax32<false>(w, a, b), c)
                    : std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c)))
+// gfx11 v_minmax_f32 / v_maxmin_f32: min then max, max then min (each as v_min/v_max_f32).
+F3(v_minmax_f32, minmax32<true>(w, minmax32<false>(w, a, b), c))
+F3(v_maxmin_f32, minmax32<false>(w, minmax32<true>(w, a, b), c))
 
 void v_fma_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {

@@ -28,6 +28,7 @@
 namespace runtime {
 
 class Array;
+class MipmappedArray;
 class Device;
 struct ArrayDesc;
 struct ResourceDesc;
@@ -60,6 +61,10 @@ public:
   llvm::Expected<Array *> createArray(const ArrayDesc &D);
   llvm::Error destroyArray(const void *Handle);
   const Array *array(const void *Handle) const; // a live array of this context, or null
+  // NumLevels 0 or more than the full chain: the full chain (as CUDA clamps).
+  llvm::Expected<MipmappedArray *> createMipmappedArray(const ArrayDesc &D, unsigned NumLevels);
+  llvm::Error destroyMipmappedArray(const void *Handle);
+  const MipmappedArray *mipmappedArray(const void *Handle) const; // a live one of this context, or null
   // Tex null: a surface object. The handle is the descriptor's device address.
   llvm::Expected<uint64_t> createTextureObject(const ResourceDesc &R, const TextureDesc *Tex);
   llvm::Error destroyTextureObject(uint64_t Handle, bool Surface);

@@ -13,7 +13,7 @@
 // (amdgpu-lower/devlib/ptx_texture.h) the context allocates and fills; the
 // translator's tex / suld / sust lowering and the device library read it.
 // What that descriptor cannot represent exactly is refused with NotSupported
-// and a message naming the feature (mipmapped arrays, resource views, sRGB,
+// and a message naming the feature (layered / cubemap mipmapped arrays, resource views, sRGB,
 // 3-channel formats, seamless cube filtering, sparse / deferred-mapping /
 // colour-attachment arrays), never approximated. Combinations CUDA rejects
 // get its codes (linear filtering of integer reads: InvalidFilterSetting;
@@ -29,6 +29,7 @@
 #include "runtime/Graph.h"
 
 #include <optional>
+#include <vector>
 
 namespace runtime {
 
@@ -63,10 +64,20 @@ public:
   uint64_t bytes() const { return pitch * rowsPerSlice() * slices(); }
 };
 
-enum class ResourceKind { Array, Linear, Pitch2D };
+// A mipmapped array: one Array per level (level l is max(extent >> l, 1) in
+// each present dimension) and the device table of their ptx_tex_level entries
+// that a texture descriptor on it points at (ptx_tex_desc::levels).
+class MipmappedArray {
+public:
+  std::vector<Array *> levels; // owned by the context's array registry
+  uint64_t table = 0;          // device address of levels.size() ptx_tex_level entries
+};
+
+enum class ResourceKind { Array, Linear, Pitch2D, MipmappedArray };
 struct ResourceDesc {
   ResourceKind kind = ResourceKind::Array;
   const Array *array = nullptr;   // Array
+  const MipmappedArray *mipmap = nullptr; // MipmappedArray
   uint64_t ptr = 0;               // Linear, Pitch2D
   ChannelFormat format;           // Linear, Pitch2D
   uint64_t sizeBytes = 0;         // Linear
@@ -89,7 +100,8 @@ struct TextureDesc {
   // every read traps (the H200 filters the integers in a way not modelled here).
   bool integerLinearTraps = false;
   float border[4] = {0, 0, 0, 0};
-  // Only meaningful for mipmapped resources (refused); kept for the descriptor queries.
+  // Level selection (tex.level / tex.grad) of mipmapped resources; maxAnisotropy is kept for the
+  // descriptor queries only (the device library's gradients are isotropic).
   unsigned maxAnisotropy = 0;
   FilterMode mipmapFilter = FilterMode::Point;
   float mipmapLevelBias = 0, minMipmapLevelClamp = 0, maxMipmapLevelClamp = 0;

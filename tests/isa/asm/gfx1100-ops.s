@@ -1,8 +1,9 @@
 // isa-emu unit kernels for gfx1100 (wave32), second file: opcodes that real
 // code objects use (v_fmamk/fmaak_f16, v_fma_mixlo_f16 with one rounding,
 // f16 rounding under MODE, v_sub_nc_i16 clamp, LDS D16 loads) and
-// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets;
-// k_spin never ends (the watchdog's test); k_call calls a function without .size.
+// s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets,
+// v_maxmin_f32 / v_minmax_f32; k_spin never ends (the watchdog's test); k_call calls a
+// function without .size.
 // Conventions as in
 // gfx1100.s: result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
@@ -119,6 +120,22 @@ KBEGIN k_lds
   ST 7, v21                                          // l
 KEND k_lds, 256
 
+// ---- v_maxmin_f32 / v_minmax_f32 (clamps as clang emits them: fminf(fmaxf(x, lo), hi))
+KBEGIN k_minmax
+  v_cvt_f32_u32 v2, v0                               // x = l
+  v_mov_b32 v3, 0x41200000                           // 10.0
+  v_maxmin_f32 v4, v2, 4.0, v3                       // min(max(l, 4), 10)
+  v_minmax_f32 v5, v2, v3, 4.0                       // max(min(l, 10), 4)
+  v_mov_b32 v6, 0x7fc00000                           // NaN
+  v_maxmin_f32 v7, v6, v2, v3                        // max(NaN, l) = l, then min(l, 10)
+  v_cvt_u32_f32 v4, v4
+  v_cvt_u32_f32 v5, v5
+  v_cvt_u32_f32 v7, v7
+  ST 0, v4
+  ST 1, v5
+  ST 2, v7
+KEND k_minmax
+
 // ---- an endless loop: the watchdog (DeviceOptions::maxWaveInstructions) must end it
 KBEGIN k_spin
   s_mov_b32 s4, 0
@@ -151,6 +168,7 @@ amdhsa.target: amdgcn-amd-amdhsa--gfx1100
 amdhsa.kernels:
   - {.name: k_f16, .symbol: k_f16.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_lds, .symbol: k_lds.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 256, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_minmax, .symbol: k_minmax.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_spin, .symbol: k_spin.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_call, .symbol: k_call.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
 ...

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Runs one H200 probe program of tests/golden/probes through the runtime shim on the emulator and
+compares its stdout with the H200's, line by line (the probes print one line per form / sample).
+
+  run_probe.py --nvcc NVCC --shim-dir DIR --probes tests/golden/probes --work DIR --prog NAME
+               --arch gfx1100|gfx90a [--policy pack|pad] [--generator gen_NAME.py]
+
+With --generator the probe's .cu is generated into the work folder first (the committed golden's
+meta records the sha256 of the generated source, so a generator change makes the golden stale,
+which fails the test). The golden is <probes>/<prog>.stdout.zst (zstd) or <prog>.stdout. Prints
+the differing lines (at most 20) and "RESULT PASS" / "RESULT FAIL"."""
+import argparse, hashlib, os, subprocess, sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nvcc", required=True)
+    ap.add_argument("--shim-dir", required=True)
+    ap.add_argument("--probes", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--arch", required=True)
+    ap.add_argument("--policy", default="pack")
+    ap.add_argument("--generator")
+    ap.add_argument("--nvcc-flags", default="-O2 -std=c++17")
+    a = ap.parse_args()
+    work = os.path.join(a.work, "%s.%s.%s" % (a.prog, a.arch, a.policy))  # one per test: they run in parallel
+    os.makedirs(work, exist_ok=True)
+    if a.generator:
+        subprocess.run([sys.executable, os.path.join(a.probes, a.generator), work], check=True, stdout=subprocess.DEVNULL)
+        src = os.path.join(work, a.prog + ".cu")
+    else:
+        src = os.path.join(a.probes, a.prog + ".cu")
+    meta = dict(l.split(" ", 1) for l in open(os.path.join(a.probes, a.prog + ".meta")).read().splitlines() if " " in l)
+    sha = hashlib.sha256(open(src, "rb").read()).hexdigest()
+    if meta.get("source_sha256", "").strip() != sha:
+        print("golden stale: the probe source changed since the H200 recorded it\nRESULT FAIL")
+        return 1
+    if meta.get("exit_status", "").strip() != "0":
+        print("golden not valid (the H200 run failed)\nRESULT FAIL")
+        return 1
+    gz = os.path.join(a.probes, a.prog + ".stdout.zst")
+    golden = (subprocess.run(["zstd", "-dc", gz], check=True, capture_output=True, text=True).stdout
+              if os.path.exists(gz) else open(os.path.join(a.probes, a.prog + ".stdout")).read())
+    exe = os.path.join(work, a.prog)
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        cmd = [a.nvcc, "-cudart", "shared", "-gencode", "arch=compute_90,code=compute_90"] + a.nvcc_flags.split() + \
+              ["-o", exe, src]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, "RESULT FAIL", sep="\n")
+            return 1
+    env = dict(os.environ, LD_LIBRARY_PATH=a.shim_dir, PTX2AMD_ARCH=a.arch, PTX2AMD_WARP_POLICY=a.policy)
+    r = subprocess.run([exe], capture_output=True, text=True, env=env, timeout=900)
+    sys.stderr.write(r.stderr[-3000:])
+    g, o = golden.splitlines(), r.stdout.splitlines()
+    bad = [(i, x, y) for i, (x, y) in enumerate(zip(g, o)) if x != y]
+    for i, x, y in bad[:20]:
+        print("line %d differs:\n  H200: %s\n  emu:  %s" % (i + 1, x[:300], y[:300]))
+    ok = r.returncode == 0 and not bad and len(g) == len(o)
+    print("%s on %s/%s: %d lines, %d differ, %d vs %d lines, exit %d" %
+          (a.prog, a.arch, a.policy, len(g), len(bad), len(g), len(o), r.returncode))
+    print("RESULT", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
