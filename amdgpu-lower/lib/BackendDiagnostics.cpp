@@ -40,6 +40,7 @@ void BackendDiagnostics::callback(const llvm::DiagnosticInfo *dip, void *p) {
   // Their print() starts with "<unknown>:0:0: " when there is no debug
   // location; we print the message only and put the position ourselves.
   if (auto *rl = llvm::dyn_cast<llvm::DiagnosticInfoResourceLimit>(&di)) {
+    d.kind = support::ErrorKind::ResourceLimit; // the program asks for more than the target has
     fn = &rl->getFunction();
     os << rl->getResourceName() << " (" << rl->getResourceSize() << ") exceeds limit (" << rl->getResourceLimit()
        << ") in function '" << fn->getName() << "'";
@@ -73,7 +74,8 @@ void BackendDiagnostics::callback(const llvm::DiagnosticInfo *dip, void *p) {
 llvm::Error BackendDiagnostics::takeErrors() const {
   std::vector<llvm::Error> errs;
   for (const Diagnostic &d : diags_)
-    if (d.severity == Severity::Error) errs.push_back(support::internalError(d));
+    if (d.severity == Severity::Error)
+      errs.push_back(d.kind == support::ErrorKind::ResourceLimit ? support::resourceLimit(d) : support::internalError(d));
   return support::joinAll(std::move(errs));
 }
 
@@ -89,7 +91,9 @@ llvm::Error checkUndefinedFunctions(const llvm::Module &m) {
     d.message = "function '" + f.getName().str() +
                 "' is declared but not defined in this module (and no module linked with it defines it: "
                 "separately compiled PTX links when all its modules are given together)";
-    errs.push_back(support::unsupported("amdgpu-lower", "linking separately compiled PTX (-rdc)", std::move(d)));
+    // Separately compiled PTX links (ptx2amd with several inputs, the runtimes' linked
+    // registrations), so a function no given module defines is an error of the input.
+    errs.push_back(support::invalidInput(std::move(d)));
   }
   return support::joinAll(std::move(errs));
 }

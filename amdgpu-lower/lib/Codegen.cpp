@@ -88,6 +88,7 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple());
   if (auto e = lowerDirectedRounding(m, tm.getTargetCPU())) return std::move(e);
+  trapCallsOfData(m);
   outlineDivision64(m);
   llvm::SmallVector<char, 0> buf;
   llvm::raw_svector_ostream os(buf);

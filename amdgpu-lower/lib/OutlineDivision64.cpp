@@ -27,6 +27,8 @@
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
+#include "support/Contract.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -58,7 +60,7 @@ bool outlined(const BinaryOperator &b) {
 }
 
 std::string subroutineName(Instruction::BinaryOps op) {
-  return std::string("__ptx2amd_") + Instruction::getOpcodeName(op) + "_i64";
+  return std::string(::support::global::kInternalPrefix) + Instruction::getOpcodeName(op) + "_i64";
 }
 
 bool isSubroutine(const Function &f) {

@@ -70,6 +70,10 @@ llvm::Error lowerDirectedRounding(llvm::Module &m, llvm::StringRef cpu);
 // 64-bit udiv/sdiv/urem/srem by a non-constant divisor -> calls of one
 // noinline subroutine per opcode (OutlineDivision64.cpp; before instruction selection).
 void outlineDivision64(llvm::Module &m);
+// Calls whose constant target is a global variable (not a function) ->
+// llvm.trap (TrapCallsOfData.cpp; before instruction selection, which
+// crashes on them). Returns how many were replaced.
+unsigned trapCallsOfData(llvm::Module &m);
 
 // Merges the per-part NT_AMDGPU_METADATA notes of a linked code object into one.
 llvm::Error mergeMetadataNotes(std::vector<char> &elf);
