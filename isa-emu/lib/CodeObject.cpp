@@ -12,6 +12,8 @@
 #include "Image.h"
 #include "Loader.h"
 
+#include "support/Contract.h"
+
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -60,8 +62,9 @@ uint64_t num(msgpack::DocNode N) {
 
 void setTargetTraits(ProgramImage &P, StringRef Target) {
   P.target = Target.str();
-  P.gfx9 = Target.starts_with("gfx9");
-  P.gfx11 = Target.starts_with("gfx11");
+  const unsigned Major = support::gfxMajorOf(std::string_view(Target.data(), Target.size()));
+  P.gfx9 = Major == 9;
+  P.gfx11 = Major == 11;
   P.architectedFlatScratch = Target.starts_with("gfx94") || Target.starts_with("gfx95") ||
                              Target.starts_with("gfx11") || Target.starts_with("gfx12");
   P.packedTid = Target == "gfx90a" || Target.starts_with("gfx94") || Target.starts_with("gfx95") ||
