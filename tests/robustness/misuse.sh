@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # usage: misuse.sh <ptx2amd> <ptx2amd-fatbin> <ptx2amd-run> <data-dir> <work-dir>
-# Inputs a user can hand the tools by mistake: each must end with exit code 1
-# and a message naming the problem - never a signal, an uncaught exception or
+# Inputs a user can hand the tools by mistake: each must end with a failure
+# exit code (ptx2amd: 2, "usage: unreadable input file" in support/ExitStatus.h;
+# ptx2amd-fatbin and ptx2amd-run: 1) and a message naming the problem - never a signal, an uncaught exception or
 # a hang (every command runs under `timeout 20`; a FIFO nobody writes to must
 # not block).
 set -u
@@ -10,9 +11,11 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail=0
 expect() { # expect <substring> <command...>
   local msg=$1; shift
+  local want=1
+  for a in "$@"; do [ "$a" = "$P" ] && want=2; done
   timeout 20 "$@" > out.txt 2> err.txt
   local rc=$?
-  if [ $rc -ne 1 ] || ! grep -qF -- "$msg" err.txt; then
+  if [ $rc -ne $want ] || ! grep -qF -- "$msg" err.txt; then
     echo "FAIL ($rc): $* -> $(head -c 300 err.txt)"; fail=1
   else
     echo "ok   $*: $(head -1 err.txt)"
