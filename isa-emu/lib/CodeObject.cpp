@@ -62,7 +62,7 @@ uint64_t num(msgpack::DocNode N) {
 
 void setTargetTraits(ProgramImage &P, StringRef Target) {
   P.target = Target.str();
-  const unsigned Major = support::gfxMajorOf(std::string_view(Target.data(), Target.size()));
+  const unsigned Major = ::support::gfxMajorOf(std::string_view(Target.data(), Target.size()));
   P.gfx9 = Major == 9;
   P.gfx11 = Major == 11;
   P.architectedFlatScratch = Target.starts_with("gfx94") || Target.starts_with("gfx95") ||
