@@ -9,7 +9,8 @@
 // CU_TRSF_READ_AS_INTEGER is set; 32-bit integers are never promoted (CUDA's documented rule).
 // Copies with array endpoints (cuMemcpy2D / 3D, the 1D cuMemcpy{H,D,A}to{A,H,D} forms with
 // byte offsets) resolve in the core (runtime::resolveCopy) and run as one Stream::copy3D.
-// Mipmapped arrays and resource views are refused (CUDA_ERROR_NOT_SUPPORTED).
+// CUmipmappedArray is the core's runtime::MipmappedArray (one core array per level). Layered /
+// cube-map mipmapped arrays and resource views are refused (CUDA_ERROR_NOT_SUPPORTED).
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -26,6 +27,11 @@ namespace {
 
 runtime::Array *toCore(CUarray A) { return reinterpret_cast<runtime::Array *>(A); }
 CUarray toApi(const runtime::Array *A) { return reinterpret_cast<CUarray>(const_cast<runtime::Array *>(A)); }
+
+const runtime::MipmappedArray *toCore(CUmipmappedArray M) { return reinterpret_cast<const runtime::MipmappedArray *>(M); }
+CUmipmappedArray toApi(const runtime::MipmappedArray *M) {
+  return reinterpret_cast<CUmipmappedArray>(const_cast<runtime::MipmappedArray *>(M));
+}
 
 CUresult core(runtime::Context **Out) {
   DrvContext *C;
@@ -185,7 +191,14 @@ CUresult resourceOf(const CUDA_RESOURCE_DESC &Res, runtime::ResourceDesc &R, con
     R.height = Res.res.pitch2D.height;
     R.pitch = Res.res.pitch2D.pitchInBytes;
     return formatOf(Res.res.pitch2D.format, Res.res.pitch2D.numChannels, R.format, Call);
-  case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: return unsupported("mipmapped arrays (CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)");
+  case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
+    runtime::Context *C;
+    if (CUresult E = core(&C)) return E;
+    R.kind = runtime::ResourceKind::MipmappedArray;
+    CUmipmappedArray M = Res.res.mipmap.hMipmappedArray;
+    R.mipmap = M ? C->mipmappedArray(toCore(M)) : nullptr;
+    return R.mipmap ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  }
   default: return CUDA_ERROR_INVALID_VALUE;
   }
 }
@@ -197,6 +210,10 @@ CUDA_RESOURCE_DESC resourceDescOf(const runtime::ResourceDesc &R) {
   case runtime::ResourceKind::Array:
     D.resType = CU_RESOURCE_TYPE_ARRAY;
     D.res.array.hArray = toApi(R.array);
+    break;
+  case runtime::ResourceKind::MipmappedArray:
+    D.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    D.res.mipmap.hMipmappedArray = toApi(R.mipmap);
     break;
   case runtime::ResourceKind::Linear:
     D.resType = CU_RESOURCE_TYPE_LINEAR;
@@ -345,6 +362,39 @@ CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *D, CUarray A) {
   D->Depth = Ar->desc.depth;
   D->Flags = Ar->desc.flags;
   return CUDA_SUCCESS;
+}
+
+// ---- mipmapped arrays ---------------------------------------------------------------------
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *Out, const CUDA_ARRAY3D_DESCRIPTOR *D, unsigned NumLevels) {
+  const char *Call = "cuMipmappedArrayCreate";
+  if (!Out || !D) return CUDA_ERROR_INVALID_VALUE;
+  runtime::ArrayDesc AD;
+  if (CUresult R = formatOf(D->Format, D->NumChannels, AD.format, Call)) return R;
+  AD.width = D->Width;
+  AD.height = D->Height;
+  AD.depth = D->Depth;
+  AD.flags = D->Flags;
+  runtime::Context *C;
+  if (CUresult R = core(&C)) return R;
+  auto M = C->createMipmappedArray(AD, NumLevels);
+  if (!M) return fail(M.takeError(), Call);
+  *Out = toApi(*M);
+  return CUDA_SUCCESS;
+}
+CUresult cuMipmappedArrayGetLevel(CUarray *Out, CUmipmappedArray M, unsigned Level) {
+  runtime::Context *C;
+  if (CUresult R = core(&C)) return R;
+  const runtime::MipmappedArray *Mm = M ? C->mipmappedArray(toCore(M)) : nullptr;
+  if (!Mm) return CUDA_ERROR_INVALID_HANDLE;
+  if (!Out || Level >= Mm->levels.size()) return CUDA_ERROR_INVALID_VALUE; // the H200: level 5 of 5
+  *Out = toApi(Mm->levels[Level]);
+  return CUDA_SUCCESS;
+}
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray M) {
+  runtime::Context *C;
+  if (CUresult R = core(&C)) return R;
+  if (!M || !C->mipmappedArray(toCore(M))) return CUDA_ERROR_INVALID_HANDLE;
+  return fail(C->destroyMipmappedArray(toCore(M)), "cuMipmappedArrayDestroy");
 }
 
 // ---- copies -----------------------------------------------------------------------------
