@@ -13,7 +13,7 @@
 // refused where it is missing. Each core stream owns one hipStream_t;
 // finish() is hipStreamSynchronize. Device printf and the device heap of
 // translated code: backends/HipModuleGlobals (a FIFO and a heap per module,
-// the FIFO drained after each launch of the module). Limits: the printf FIFO
+// the FIFO shared by the launches in flight, drained by the last to finish). Limits: the printf FIFO
 // and heap sizes are ours (fixed once a module using them is loaded, as CUDA
 // fixes them once a kernel ran); the stack size is hipDeviceSetLimit's where
 // HIP has it (ROCm >= 5.3). HIP 5.2 gives a kernel the private segment its
@@ -171,18 +171,15 @@ public:
     auto F = M.function(K.name);
     if (!F) return F.takeError();
     HipModuleGlobals &G = M.globals();
-    std::unique_lock<std::mutex> Serial(G.launchMutex(), std::defer_lock);
-    if (G.hasPrintf()) Serial.lock(); // one FIFO per module
-    if (llvm::Error E = G.resetFifo(S)) return E;
     HipStreamMemory Mem(A, S);
     bool Mirrored = !Dev.mirrors->empty();
     if (Mirrored)
       if (llvm::Error E = Dev.mirrors->toDevice(Mem)) return E;
-    llvm::Error E = submit(*F, K, P, Args);
-    if (E) return E;
-    llvm::Error Done = finish();
+    if (llvm::Error E = G.beginLaunch(S)) return E;
+    llvm::Error Done = submit(*F, K, P, Args);
+    if (!Done) Done = finish();
     if (Mirrored && !Done) Done = Dev.mirrors->fromDevice(Mem);
-    PrintfDrain Printed = G.drainFifo(S);
+    PrintfDrain Printed = G.endLaunch(S, bool(Done));
     if (!Printed.text.empty()) Dev.emitPrintf(Printed.text);
     if (Done && Printed.assertion) {
       std::string Msg;

@@ -68,11 +68,30 @@ HipModuleGlobals::create(const HipApi &A, hipModule M, CodeObjectImage &Image, u
   return G;
 }
 
-llvm::Error HipModuleGlobals::resetFifo(hipStream S) {
+llvm::Error HipModuleGlobals::beginLaunch(hipStream S) {
   if (!FifoBuf) return llvm::Error::success();
-  return hipErr(A, A.MemcpyAsync(reinterpret_cast<void *>(FifoBuf), EmptyHeader, sizeof EmptyHeader,
-                                 MemcpyHostToDevice, S),
-                "hipMemcpyAsync (printf FIFO header)");
+  std::lock_guard<std::mutex> L(LaunchMu);
+  if (InFlight == 0) {
+    // Finished before this launch is submitted: a launch of another stream that begins after
+    // this one must not have its records wiped by a reset still queued on S.
+    if (llvm::Error E = hipErr(A, A.MemcpyAsync(reinterpret_cast<void *>(FifoBuf), EmptyHeader, sizeof EmptyHeader,
+                                                MemcpyHostToDevice, S),
+                               "hipMemcpyAsync (printf FIFO header)"))
+      return E;
+    if (llvm::Error E = hipErr(A, A.StreamSynchronize(S), "hipStreamSynchronize (printf FIFO header)")) return E;
+  }
+  ++InFlight;
+  return llvm::Error::success();
+}
+
+PrintfDrain HipModuleGlobals::endLaunch(hipStream S, bool Failed) {
+  if (!FifoBuf) return {};
+  std::lock_guard<std::mutex> L(LaunchMu);
+  bool Last = --InFlight == 0;
+  if (!Last && !Failed) return {};
+  PrintfDrain Printed = drainFifo(S);
+  if (!Last) Printed.text.clear(); // the last launch in flight emits every record once
+  return Printed;
 }
 
 PrintfDrain HipModuleGlobals::drainFifo(hipStream S) {

@@ -7,10 +7,15 @@
 // module when its code object defines the global, and the globals
 // (hipModuleGetGlobal) are pointed at them once, at load. The heap header is
 // written once (malloc'd memory stays allocated across launches, as on CUDA).
-// The FIFO's header { capacity, used = 0 } is written in stream order before
-// each launch; after the launch's stream finished, the used bytes are copied
-// back and decoded by core/PrintfFifo -- the decoder the emulated backends
-// use. %s arguments (core/CodeObjectImage): in a read-only segment of the
+// The FIFO is one per module and shared by the module's launches in flight
+// (the device library reserves records with an atomic add, so kernels of
+// different streams append to it at the same time, as CUDA runs them): the
+// first launch in flight writes its header { capacity, used = 0 } (and waits
+// for that copy, so no concurrent launch's records are wiped), the last one to
+// finish copies the used bytes back and decodes them with core/PrintfFifo --
+// the decoder the emulated backends use (the isa backend counts its launches
+// in flight the same way). A failed launch with others still running decodes
+// the FIFO only to find its assertion record. %s arguments (core/CodeObjectImage): in a read-only segment of the
 // code object or in a string literal (nvcc emits them as `$str` .global
 // arrays, which land in .data, and HIP 5.2's hipModuleGetGlobal does not find
 // local symbols: 500 hipErrorNotFound, seen under vgpu) from the code object's
@@ -19,9 +24,6 @@
 // variable's memory only then); elsewhere with hipMemcpy
 // device-to-host (hipMalloc'd memory; an unknown pointer fails cleanly there
 // and the formatter prints "(invalid string address)").
-//
-// The FIFO is one per module, so the launches of a module that has one are
-// serialised (launchMutex()); other modules' launches stay concurrent.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -44,15 +46,17 @@ public:
 
   bool hasPrintf() const { return FifoBuf != 0; }
   bool hasHeap() const { return HeapBuf != 0; }
-  std::mutex &launchMutex() { return LaunchMu; }
-  // Before a launch on S: the FIFO is empty.
-  llvm::Error resetFifo(hipStream S);
-  // After S finished the launch: its printf records, decoded.
-  PrintfDrain drainFifo(hipStream S);
+  // Before a launch on S (S holds no kernel): the first launch in flight empties the FIFO.
+  llvm::Error beginLaunch(hipStream S);
+  // After S finished the launch: the last one in flight returns every record, decoded (\p Failed: this
+  // launch failed, so its records are decoded even while others run, for its assertion record; the
+  // text is then returned only by the last launch).
+  PrintfDrain endLaunch(hipStream S, bool Failed);
 
 private:
   HipModuleGlobals(const HipApi &A, hipModule M, const CodeObjectImage &Image) : A(A), M(M), Image(Image) {}
   bool readDeviceString(hipStream S, uint64_t Addr, std::string &Out);
+  PrintfDrain drainFifo(hipStream S);
 
   const HipApi &A;
   hipModule M;
@@ -60,7 +64,8 @@ private:
   uint64_t FifoBuf = 0, FifoCapacity = 0;
   uint64_t HeapBuf = 0, HeapHdr = 0;
   uint64_t EmptyHeader[2] = {0, 0}; // the host side of resetFifo's copy: lives as long as the module
-  std::mutex LaunchMu;
+  std::mutex LaunchMu;   // guards InFlight and the FIFO's reset / drain
+  unsigned InFlight = 0; // launches of this module between beginLaunch and endLaunch
 };
 
 } // namespace runtime::hip
