@@ -97,7 +97,6 @@ std::string setupVgpu(const std::string &Target, const char *Argv0) {
   std::string Pre = Lib + (Old && *Old ? std::string(":") + Old : "");
   setenv("LD_PRELOAD", Pre.c_str(), 1);
   setenv("VGPU_TARGET", Target.c_str(), 1);
-  setenv("HSA_ENABLE_SDMA", "0", 0); // copies by ROCr's blit kernels: no SDMA engine is modelled
   return {};
 }
 

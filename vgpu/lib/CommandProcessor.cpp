@@ -26,11 +26,6 @@ namespace {
 template <class T> T atomicLoad(uint64_t Addr) {
   return __atomic_load_n(reinterpret_cast<T *>(Addr), __ATOMIC_ACQUIRE);
 }
-std::chrono::seconds deadline() {
-  const char *V = getenv("VGPU_WAIT_DEADLINE_S");
-  long S = V ? atol(V) : 600;
-  return std::chrono::seconds(S > 0 ? S : 600);
-}
 const char *typeName(unsigned T) {
   switch (T) {
   case aql::VendorSpecific: return "VENDOR_SPECIFIC";
@@ -66,7 +61,7 @@ std::string CommandProcessor::describe() const {
 
 void CommandProcessor::run() {
   uint32_t Slots = D.ringBytes / 64;
-  unsigned Idle = 0;
+  IdleBackoff Idle;
   volatile uint64_t *Bell = K.doorbell(D.doorbellOffset);
   while (!Stop.load(std::memory_order_relaxed)) {
     uint64_t R = atomicLoad<uint64_t>(D.readPtr);
@@ -75,11 +70,10 @@ void CommandProcessor::run() {
     // The doorbell holds the index of the last packet published (ROCr and HSA
     // applications store it after the packet's header); ~0 = never rung.
     if (Rung == ~0ull || R > Rung || (atomicLoad<uint16_t>(Slot) & aql::HeaderTypeMask) == aql::Invalid) {
-      if (++Idle < 64) sched_yield();
-      else usleep(Idle < 1024 ? 50 : 1000);
+      Idle.pause();
       continue;
     }
-    Idle = 0;
+    Idle.reset();
     if (!processPacket(R)) {
       report("queue %u: stopping at packet %llu; the process ends (a GPU queue error)", D.id,
              (unsigned long long)R);
@@ -153,7 +147,7 @@ bool CommandProcessor::processPacket(uint64_t Index) {
 }
 
 bool CommandProcessor::waitSignals(const uint64_t *Deps, unsigned N, bool All, uint64_t Index) {
-  auto Until = std::chrono::steady_clock::now() + deadline();
+  auto Until = std::chrono::steady_clock::now() + waitDeadline();
   unsigned Spins = 0;
   for (;;) {
     unsigned Zero = 0, Used = 0;
@@ -219,7 +213,7 @@ bool CommandProcessor::waitValue(const aql::BarrierValuePacket &P, uint64_t Inde
            (unsigned long long)Index, P.cond);
     return false;
   }
-  auto Until = std::chrono::steady_clock::now() + deadline();
+  auto Until = std::chrono::steady_clock::now() + waitDeadline();
   unsigned Spins = 0;
   for (;;) {
     int64_t V = __atomic_load_n(&reinterpret_cast<aql::AmdSignal *>(P.signal)->value, __ATOMIC_ACQUIRE) & P.mask;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "Aql.h"
+#include "HardwareQueue.h"
 
 #include <atomic>
 #include <cstdint>
@@ -25,23 +26,15 @@ namespace vgpu {
 
 class Kfd;
 
-struct QueueDesc {
-  uint32_t id = 0;
-  uint64_t ringBase = 0;
-  uint32_t ringBytes = 0;
-  uint64_t readPtr = 0, writePtr = 0; ///< addresses of the 64-bit read / write dispatch ids
-  uint64_t doorbellOffset = 0;        ///< byte offset in the doorbell page
-};
-
-class CommandProcessor {
+class CommandProcessor final : public HardwareQueue {
 public:
   CommandProcessor(Kfd &K, const QueueDesc &D);
-  ~CommandProcessor();
+  ~CommandProcessor() override;
   CommandProcessor(const CommandProcessor &) = delete;
   CommandProcessor &operator=(const CommandProcessor &) = delete;
 
   /// One line: read/write index and the packet at the read index.
-  std::string describe() const;
+  std::string describe() const override;
 
 private:
   void run();

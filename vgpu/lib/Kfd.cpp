@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Kfd.h"
 #include "CommandProcessor.h"
+#include "SdmaEngine.h"
 #include "Log.h"
 
 #include <linux/kfd_ioctl.h>
@@ -59,12 +60,6 @@ uint64_t nowNs(clockid_t C) {
   return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
 }
 
-/// Deadline of a wait the runtime asked to be infinite (VGPU_WAIT_DEADLINE_S, default 600 s).
-std::chrono::milliseconds infiniteWaitDeadline() {
-  const char *V = getenv("VGPU_WAIT_DEADLINE_S");
-  long S = V ? atol(V) : 600;
-  return std::chrono::milliseconds(uint64_t(S > 0 ? S : 600) * 1000);
-}
 } // namespace
 
 Kfd &Kfd::instance() {
@@ -343,7 +338,7 @@ int Kfd::waitEvents(void *A) {
   auto *Data = reinterpret_cast<kfd_event_data *>(Args->events_ptr);
   bool Infinite = Args->timeout == 0xffffffffu;
   auto Deadline = std::chrono::steady_clock::now() +
-                  (Infinite ? infiniteWaitDeadline() : std::chrono::milliseconds(Args->timeout));
+                  (Infinite ? std::chrono::milliseconds(waitDeadline()) : std::chrono::milliseconds(Args->timeout));
   std::unique_lock<std::mutex> L(Mu);
   auto Ready = [&] {
     unsigned N = 0;
@@ -378,10 +373,14 @@ int Kfd::createQueue(void *A) {
   auto *Args = static_cast<kfd_ioctl_create_queue_args *>(A);
   if (Args->gpu_id != T->gpuId) return -EINVAL;
   if (!DoorbellMap) return -ENOMEM;
-  if (Args->queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
-    report("CREATE_QUEUE of queue type %u is not supported (only AQL compute queues; run with "
-           "HSA_ENABLE_SDMA=0 so ROCr copies with blit kernels)",
+  const bool Sdma = Args->queue_type == KFD_IOC_QUEUE_TYPE_SDMA || Args->queue_type == KFD_IOC_QUEUE_TYPE_SDMA_XGMI;
+  if (Args->queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL && !Sdma) {
+    report("CREATE_QUEUE of queue type %u is not supported (only AQL compute queues and SDMA queues)",
            Args->queue_type);
+    return -EINVAL;
+  }
+  if (Sdma && (Args->ring_size & (Args->ring_size - 1))) {
+    report("CREATE_QUEUE: SDMA ring size %u is not a power of two", Args->ring_size);
     return -EINVAL;
   }
   std::lock_guard<std::mutex> L(Mu);
@@ -397,16 +396,17 @@ int Kfd::createQueue(void *A) {
   *doorbell(D.doorbellOffset) = ~0ull; // a recycled slot starts un-rung
   Args->queue_id = Id;
   Args->doorbell_offset = MmapTypeDoorbell | D.doorbellOffset;
-  VGPU_TRACE("  queue %u ring 0x%llx (%u bytes) rptr 0x%llx wptr 0x%llx", Id,
+  VGPU_TRACE("  %s queue %u ring 0x%llx (%u bytes) rptr 0x%llx wptr 0x%llx", Sdma ? "SDMA" : "AQL", Id,
              (unsigned long long)D.ringBase, D.ringBytes, (unsigned long long)D.readPtr,
              (unsigned long long)D.writePtr);
-  Queues[Id] = std::make_unique<CommandProcessor>(*this, D);
+  if (Sdma) Queues[Id] = std::make_unique<SdmaEngine>(*this, D);
+  else Queues[Id] = std::make_unique<CommandProcessor>(*this, D);
   return 0;
 }
 
 int Kfd::destroyQueue(void *A) {
   auto *Args = static_cast<kfd_ioctl_destroy_queue_args *>(A);
-  std::unique_ptr<CommandProcessor> Q;
+  std::unique_ptr<HardwareQueue> Q;
   {
     std::lock_guard<std::mutex> L(Mu);
     auto It = Queues.find(Args->queue_id);

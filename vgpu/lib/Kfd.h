@@ -26,7 +26,7 @@
 
 namespace vgpu {
 
-class CommandProcessor;
+class HardwareQueue;
 
 struct BufferObject {
   uint64_t handle = 0;
@@ -98,7 +98,7 @@ private:
   uint64_t EventPageOffset = 0; ///< handle of the thunk's event page BO
   std::condition_variable EventCv;
 
-  std::map<uint32_t, std::unique_ptr<CommandProcessor>> Queues;
+  std::map<uint32_t, std::unique_ptr<HardwareQueue>> Queues; ///< AQL and SDMA queues by id
   uint32_t NextQueue = 0;
   bool DbgTrapReported = false;
 };

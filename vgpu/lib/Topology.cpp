@@ -102,8 +102,8 @@ TopologyFiles topologyFiles(const Target &T) {
                 {"cu_per_simd_array", T.computeUnits}, {"simd_per_cu", T.simdPerCu},
                 {"max_slots_scratch_cu", 32}, {"gfx_target_version", T.gfxTargetVersion},
                 {"vendor_id", 0x1002}, {"device_id", T.deviceId}, {"location_id", 0x0300}, {"domain", 0},
-                {"drm_render_minor", T.drmRenderMinor}, {"hive_id", 0}, {"num_sdma_engines", 0},
-                {"num_sdma_xgmi_engines", 0}, {"num_sdma_queues_per_engine", 0}, {"num_cp_queues", 8},
+                {"drm_render_minor", T.drmRenderMinor}, {"hive_id", 0}, {"num_sdma_engines", 2},
+                {"num_sdma_xgmi_engines", 0}, {"num_sdma_queues_per_engine", 8}, {"num_cp_queues", 8},
                 {"max_engine_clk_fcompute", 1700}, {"max_engine_clk_ccompute", 2000},
                 {"local_mem_size", T.localMemBytes}, {"fw_version", 68}, {"capability", Capability},
                 {"debug_prop", 0}, {"sdma_fw_version", 0}, {"unique_id", 0x7667707500000001ull}}));
