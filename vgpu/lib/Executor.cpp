@@ -10,7 +10,9 @@
 // and adopts the image (isa-emu Resident.cpp). Adopted images are keyed by
 // the BO's handle, so a freed-and-reused BO is adopted afresh. Code with no
 // ELF before it (ROCr's blit kernels: amd_kernel_code_t + ISA) is adopted
-// raw, decoded from its entry to the end of the BO.
+// raw, decoded from its entry to the end of the BO. A dispatch that runs
+// past the watchdog's instruction limit (VGPU_MAX_WAVE_INSTRUCTIONS) fails
+// like any other execution fault: the queue error ends the process.
 //
 //===----------------------------------------------------------------------===//
 #include "Executor.h"
@@ -21,6 +23,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -40,6 +43,11 @@ struct Shaders {
   explicit Shaders(Kfd &K) {
     isaemu::DeviceOptions O;
     if (const char *T = getenv("VGPU_THREADS")) O.threads = unsigned(atoi(T));
+    // isa-emu's watchdog (a real GPU has none for compute queues): VGPU_MAX_WAVE_INSTRUCTIONS, else
+    // ptx2amd's PTX2AMD_MAX_WAVE_INSTRUCTIONS (read at the first dispatch, like the runtime's at its first call).
+    const char *W = getenv("VGPU_MAX_WAVE_INSTRUCTIONS");
+    if (!W || !*W) W = getenv("PTX2AMD_MAX_WAVE_INSTRUCTIONS");
+    if (W && *W) O.maxWaveInstructions = strtoull(W, nullptr, 0);
     O.processMemory = [&K](uint64_t A, uint64_t N) { return K.translate(A, N); };
     auto D = isaemu::Device::create(O);
     if (!D) Error = llvm::toString(D.takeError());
