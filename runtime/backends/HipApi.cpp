@@ -3,7 +3,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -16,8 +18,27 @@ llvm::Error hipErr(const HipApi &A, hipError E, const char *What) {
                    std::string("hip: ") + What + " failed: " + (Name ? Name : "") + " (" + std::to_string(E) + ")");
 }
 
+namespace {
+// ROCclr (HIP 5.2.3 device/rocm/rocdevice.cpp acquireQueue) gives every stream a hardware queue from
+// a pool of GPU_MAX_HW_QUEUES (default 4) per priority and, once the pool is full, shares the
+// least-used queue between streams: kernels of two streams sharing one queue run one after the
+// other. The pool also holds the null stream's queue and ROCclr's internal transfer queue, so by
+// default only two user streams are sure to run concurrently (seen under vgpu: a ping-pong between
+// two new streams serialised while an old stream's queue was still being released). CUDA's
+// equivalent is CUDA_DEVICE_MAX_CONNECTIONS (default 8 hardware work queues); unless the user set
+// GPU_MAX_HW_QUEUES, it is set to that many plus ROCclr's two, before HIP is loaded (ROCclr reads it
+// when it initialises).
+void setHardwareQueueLimit() {
+  if (getenv("GPU_MAX_HW_QUEUES")) return;
+  long N = 8;
+  if (const char *C = getenv("CUDA_DEVICE_MAX_CONNECTIONS"); C && *C) N = std::clamp(atol(C), 1L, 32L);
+  setenv("GPU_MAX_HW_QUEUES", std::to_string(N + 2).c_str(), 0);
+}
+} // namespace
+
 llvm::Expected<HipApi> loadApi(std::string Lib) {
   HipApi A;
+  setHardwareQueueLimit();
   std::vector<std::string> Names;
   if (!Lib.empty()) Names.push_back(Lib);
   else if (const char *E = getenv("PTX2AMD_HIP_LIBRARY"); E && *E) Names.push_back(E);

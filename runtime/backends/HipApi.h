@@ -5,7 +5,8 @@
 // ROCm. Only entry points whose ABI did not change in ROCm 6 are used
 // (attribute queries instead of hipGetDeviceProperties). Optional ones are
 // null when the library lacks them: hipDeviceSetLimit (ROCm >= 5.3),
-// hipModuleLaunchCooperativeKernel (ROCm >= 5.5).
+// hipModuleLaunchCooperativeKernel (ROCm >= 5.5). Before loading it, GPU_MAX_HW_QUEUES is
+// set from CUDA_DEVICE_MAX_CONNECTIONS unless the user set it (HipApi.cpp says why).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
