@@ -1,14 +1,20 @@
 //===- Device.cpp - isa-emu device: memory, code objects, dispatch --------===//
 //
-// Device memory is one virtual reservation (GlobalBase + offset, bump
-// allocated). A launch lays out what the HIP runtime would: the kernarg
-// segment (explicit arguments at their metadata offsets, hidden arguments
-// filled by .value_kind), a 64-byte AQL kernel-dispatch packet, a queue
-// object and the scratch backing (private segment, swizzled per lane as the
-// hardware addresses it), then runs the workgroups on host threads in
-// dispatch order (a workgroup only ever waits for earlier ones).
+// Device memory is one virtual reservation (GlobalBase + offset), handed out
+// by ArenaAllocator (Arena.h): free() returns a range for reuse, zeroed (a
+// range handed out again reads as fresh memory), and a launch frees its
+// kernarg segment, dispatch packet, queue and scratch when it ends. A launch
+// lays out what the HIP runtime would: the kernarg segment (explicit
+// arguments at their metadata offsets, hidden arguments filled by
+// .value_kind), a 64-byte AQL kernel-dispatch packet, a queue object and the
+// scratch backing (private segment, swizzled per lane as the hardware
+// addresses it), then runs the workgroups on host threads in dispatch order
+// (a workgroup only ever waits for earlier ones), or, for a cooperative
+// launch, keeps every workgroup resident and interleaves them a scheduling
+// round at a time, so a grid-wide barrier completes.
 //
 //===----------------------------------------------------------------------===//
+#include "Arena.h"
 #include "Dispatch.h"
 #include "Image.h"
 #include "Loader.h"
@@ -28,6 +34,8 @@ struct Device::Impl {
   uint8_t *arena = nullptr;
   uint64_t arenaBytes = 0;
   std::mutex allocMu;
+  detail::ArenaAllocator ranges{0};
+  /// The allocator's high-water mark: bytes of the arena that addresses may reach.
   std::atomic<uint64_t> used{0};
   std::vector<std::unique_ptr<detail::ProgramImage>> programs;
   std::vector<std::unique_ptr<Program>> handles;
@@ -48,19 +56,45 @@ struct Device::Impl {
       own[uint64_t(uintptr_t(M))] = Size;
       return uint64_t(uintptr_t(M));
     }
-    uint64_t Off = (used.load() + 255) & ~uint64_t(255);
-    if (Off + Bytes > arenaBytes)
+    std::optional<uint64_t> Off = ranges.allocate(Bytes);
+    if (!Off)
       return ::support::resourceLimit(::support::Resource::DeviceMemory,
                                     ::support::noLoc("isa-emu: out of device memory (" + std::to_string(Bytes) + " bytes)"));
-    used.store(Off + std::max<uint64_t>(Bytes, 1));
-    return GlobalBase + Off;
+    used.store(ranges.top());
+    return GlobalBase + *Off;
   }
-  void release(uint64_t Addr) {
+  /// Takes back an allocation: false when \p Addr is not the start of one.
+  bool release(uint64_t Addr) {
     std::lock_guard<std::mutex> L(allocMu);
-    auto It = own.find(Addr);
-    if (It == own.end()) return;
-    munmap(reinterpret_cast<void *>(uintptr_t(Addr)), It->second);
-    own.erase(It);
+    if (processMode()) {
+      auto It = own.find(Addr);
+      if (It == own.end()) return false;
+      munmap(reinterpret_cast<void *>(uintptr_t(Addr)), It->second);
+      own.erase(It);
+      return true;
+    }
+    if (Addr < GlobalBase) return false;
+    uint64_t Off = Addr - GlobalBase;
+    std::optional<uint64_t> Size = ranges.release(Off);
+    if (!Size) return false;
+    zero(Off, *Size);
+    // A launch running now keeps its snapshot of the mark (the bytes stay
+    // mapped); later host accesses above the new mark fail.
+    used.store(ranges.top());
+    return true;
+  }
+  /// Zeroes [Off, Off+Size) of the arena: whole pages are given back to the
+  /// host (they read as zeroes), the partial pages at the ends are cleared.
+  void zero(uint64_t Off, uint64_t Size) {
+    const uint64_t Page = 4096;
+    uint64_t Lo = (Off + Page - 1) & ~(Page - 1), Hi = (Off + Size) & ~(Page - 1);
+    if (Hi > Lo && Hi - Lo >= 16 * Page) {
+      ::memset(arena + Off, 0, Lo - Off);
+      madvise(arena + Lo, Hi - Lo, MADV_DONTNEED);
+      ::memset(arena + Hi, 0, Off + Size - Hi);
+    } else {
+      ::memset(arena + Off, 0, Size);
+    }
   }
   uint8_t *host(uint64_t Addr, uint64_t N) {
     if (processMode()) {
@@ -79,25 +113,59 @@ struct Device::Impl {
   }
 };
 
-// Runs every workgroup of LS on Threads host threads (dispatch order: a
-// workgroup only ever waits for earlier ones).
+// Runs every workgroup of LS on Threads host threads. A normal launch runs
+// them in dispatch order, one at a time per thread (a workgroup only ever
+// waits for earlier ones). A cooperative launch makes the whole grid
+// resident -- each thread takes its share of workgroups (each with its own
+// scratch slot, Layout has one per workgroup) and runs them round-robin, one
+// scheduling round each -- so waves spinning at a grid barrier give way to
+// the workgroups that have not reached it yet.
 static Error runGrid(Device::Impl &Dev, detail::LaunchState &LS, const detail::DispatchLayout &Layout,
                      unsigned Threads) {
   const LaunchConfig &Cfg = LS.cfg;
   std::atomic<uint64_t> Next{0};
   uint64_t Total = Cfg.grid.count();
+  auto idOf = [&](uint64_t L, uint32_t Id[3]) {
+    Id[0] = uint32_t(L % Cfg.grid.x);
+    Id[1] = uint32_t((L / Cfg.grid.x) % Cfg.grid.y);
+    Id[2] = uint32_t(L / (uint64_t(Cfg.grid.x) * Cfg.grid.y));
+  };
   auto Worker = [&](unsigned Slot) {
-    detail::Workgroup WG;
-    while (!LS.abort.load(std::memory_order_relaxed)) {
+    if (!Cfg.cooperative) {
+      detail::Workgroup WG;
+      while (!LS.abort.load(std::memory_order_relaxed)) {
+        uint64_t L = Next.fetch_add(1);
+        if (L >= Total) break;
+        uint32_t Id[3];
+        idOf(L, Id);
+        detail::initWorkgroup(LS, Layout, WG, Id, Slot, Slot);
+        if (!detail::runWorkgroup(LS, WG)) {
+          LS.abort.store(true);
+          break;
+        }
+      }
+      return;
+    }
+    const uint64_t Share = (Total + Threads - 1) / Threads;
+    std::vector<std::unique_ptr<detail::Workgroup>> Resident;
+    for (uint64_t n = 0; n < Share; ++n) {
       uint64_t L = Next.fetch_add(1);
       if (L >= Total) break;
-      uint32_t Id[3] = {uint32_t(L % Cfg.grid.x), uint32_t((L / Cfg.grid.x) % Cfg.grid.y),
-                        uint32_t(L / (uint64_t(Cfg.grid.x) * Cfg.grid.y))};
-      detail::initWorkgroup(LS, Layout, WG, Id, Slot);
-      if (!detail::runWorkgroup(LS, WG)) {
+      uint32_t Id[3];
+      idOf(L, Id);
+      Resident.push_back(std::make_unique<detail::Workgroup>());
+      detail::initWorkgroup(LS, Layout, *Resident.back(), Id, Slot, unsigned(L));
+    }
+    size_t RR = 0;
+    while (!Resident.empty()) {
+      if (RR >= Resident.size()) RR = 0;
+      detail::StepResult R = detail::stepWorkgroup(LS, *Resident[RR]);
+      if (R == detail::StepResult::Failed) {
         LS.abort.store(true);
-        break;
+        return;
       }
+      if (R == detail::StepResult::Done) Resident.erase(Resident.begin() + long(RR));
+      else ++RR;
     }
   };
   if (Threads <= 1) Worker(0);
@@ -129,10 +197,17 @@ Expected<std::unique_ptr<Device>> Device::create(DeviceOptions Opts) {
   void *M = mmap(nullptr, I->arenaBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (M == MAP_FAILED) return createStringError("isa-emu: cannot reserve device memory");
   I->arena = static_cast<uint8_t *>(M);
+  I->ranges = detail::ArenaAllocator(I->arenaBytes);
   return std::unique_ptr<Device>(new Device(std::move(I)));
 }
 
 Expected<uint64_t> Device::malloc(uint64_t Bytes) { return P->alloc(Bytes); }
+
+Error Device::free(uint64_t Addr) {
+  if (!P->release(Addr))
+    return createStringError("isa-emu: free of 0x" + utohexstr(Addr) + ", which is not the start of an allocation");
+  return Error::success();
+}
 
 Error Device::copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes) {
   uint8_t *H = P->host(Dst, Bytes);
@@ -232,6 +307,7 @@ Error Device::launchPacket(Program &Prog, const PacketDispatch &D) {
   detail::DispatchMemory DM;
   DM.alloc = [this](uint64_t N) { return P->alloc(N); };
   DM.host = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
+  DM.release = [this](uint64_t A) { P->release(A); };
   unsigned Threads = P->opts.threads ? P->opts.threads : std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Cfg.grid.count()));
   auto Layout = detail::layoutPacketDispatch(LS, DM, D, Threads);
@@ -240,7 +316,7 @@ Error Device::launchPacket(Program &Prog, const PacketDispatch &D) {
   LS.maxWaveInstructions = P->opts.maxWaveInstructions;
   LS.sliceInstructions = P->opts.sliceInstructions;
   Error E = runGrid(*P, LS, *Layout, Threads);
-  if (Layout->scratchBase) P->release(Layout->scratchBase);
+  for (uint64_t A : Layout->allocations) P->release(A);
   return E;
 }
 
@@ -269,18 +345,34 @@ Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, v
   detail::DispatchMemory DM;
   DM.alloc = [this](uint64_t N) { return P->alloc(N); };
   DM.host = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
+  DM.release = [this](uint64_t A) { P->release(A); };
   unsigned Threads = P->opts.threads ? P->opts.threads : std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Cfg.grid.count()));
-  auto Layout = detail::buildDispatch(LS, DM, Args, Threads);
+  if (Cfg.cooperative) {
+    // Every workgroup's registers and LDS are held at once.
+    uint64_t W = K.info.waveSize, Waves = (Cfg.block.count() + W - 1) / W;
+    uint64_t PerWave = (259 + (PI.gfx9 ? 256 : 0)) * W * 4;
+    uint64_t Bytes = Cfg.grid.count() * (Waves * PerWave + K.info.groupSegmentFixedSize + Cfg.dynamicLdsBytes);
+    if (Bytes > (16ull << 30))
+      return ::support::resourceLimit(::support::Resource::CooperativeGrid,
+                                    ::support::noLoc("isa-emu: cooperative launch of '" + Kernel.str() + "': " +
+                                                   std::to_string(Cfg.grid.count()) +
+                                                   " work-groups cannot all be resident"));
+  }
+  // Scratch: one region per host thread, or per workgroup when all are resident.
+  unsigned Slots = Cfg.cooperative ? unsigned(Cfg.grid.count()) : Threads;
+  auto Layout = detail::buildDispatch(LS, DM, Args, Slots);
   if (!Layout) return Layout.takeError();
   LS.arena = P->arena;
-  // A snapshot: allocations never move or shrink (bump allocator), so every
-  // byte below it stays valid while this launch runs, whatever other
-  // launches (streams) and allocations do meanwhile.
+  // A snapshot: allocations never move, and the arena stays mapped whole, so
+  // every byte below the mark stays addressable while this launch runs,
+  // whatever other launches (streams), allocations and frees do meanwhile.
   LS.arenaMapped = P->used.load();
   LS.maxWaveInstructions = P->opts.maxWaveInstructions;
   LS.sliceInstructions = P->opts.sliceInstructions;
-  return runGrid(*P, LS, *Layout, Threads);
+  Error E = runGrid(*P, LS, *Layout, Threads);
+  for (uint64_t A : Layout->allocations) P->release(A);
+  return E;
 }
 
 // ---- Program ---------------------------------------------------------------------

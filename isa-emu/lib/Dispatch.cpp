@@ -21,6 +21,17 @@ namespace isaemu::detail {
 namespace {
 template <typename T> void put(uint8_t *P, uint64_t Off, T V) { memcpy(P + Off, &V, sizeof(T)); }
 
+// Frees what a layout allocated unless the layout is handed out.
+struct AllocationsGuard {
+  const DispatchMemory &M;
+  DispatchLayout &L;
+  bool keep = false;
+  ~AllocationsGuard() {
+    if (!keep)
+      for (uint64_t A : L.allocations) M.release(A);
+  }
+};
+
 unsigned gridDims(const LaunchConfig &C) {
   if (C.grid.z > 1 || C.block.z > 1) return 3;
   if (C.grid.y > 1 || C.block.y > 1) return 2;
@@ -33,6 +44,7 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
   const KernelInfo &K = LS.kernel->info;
   const LaunchConfig &C = LS.cfg;
   DispatchLayout L;
+  AllocationsGuard Guard{M, L};
   unsigned W = K.waveSize;
   L.wavesPerGroup = unsigned((C.block.count() + W - 1) / W);
   L.ldsBytes = K.groupSegmentFixedSize + C.dynamicLdsBytes;
@@ -46,6 +58,7 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
   uint64_t KSize = std::max<uint64_t>(K.kernargSegmentSize, 256);
   auto KA = M.alloc(KSize);
   if (!KA) return KA.takeError();
+  L.allocations.push_back(*KA);
   uint8_t *KH = M.host(*KA, KSize);
   memset(KH, 0, KSize);
   for (size_t a = 0; a < K.explicitArgs.size(); ++a) {
@@ -56,9 +69,11 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
   // Queue (amd_queue_t is not modelled: zeroes) and dispatch packet.
   auto QA = M.alloc(256);
   if (!QA) return QA.takeError();
+  L.allocations.push_back(*QA);
   memset(M.host(*QA, 256), 0, 256);
   auto DA = M.alloc(64);
   if (!DA) return DA.takeError();
+  L.allocations.push_back(*DA);
   uint8_t *D = M.host(*DA, 64);
   memset(D, 0, 64);
   put<uint16_t>(D, 0, uint16_t(2 /*KERNEL_DISPATCH*/ | 1 << 8 /*barrier*/ | 2 << 9 | 2 << 11));
@@ -103,10 +118,12 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
     auto SA = M.alloc(L.scratchPerSlot * Slots);
     if (!SA) return SA.takeError();
     L.scratchBase = *SA;
+    L.allocations.push_back(*SA);
   }
   LS.kernargPtr = *KA;
   LS.queuePtr = *QA;
   LS.dispatchPtr = *DA;
+  Guard.keep = true;
   return L;
 }
 
@@ -125,6 +142,7 @@ Expected<DispatchLayout> layoutPacketDispatch(LaunchState &LS, const DispatchMem
     auto SA = M.alloc(L.scratchPerSlot * Slots);
     if (!SA) return SA.takeError();
     L.scratchBase = *SA;
+    L.allocations.push_back(*SA);
   }
   LS.kernargPtr = D.kernargAddress;
   LS.queuePtr = D.queueAddress;
@@ -133,7 +151,7 @@ Expected<DispatchLayout> layoutPacketDispatch(LaunchState &LS, const DispatchMem
 }
 
 void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, const uint32_t Id[3],
-                   unsigned Slot) {
+                   unsigned Slot, unsigned ScratchSlot) {
   const KernelImage &KI = *LS.kernel;
   const KernelInfo &K = KI.info;
   const ProgramImage &P = *LS.prog;
@@ -170,7 +188,7 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
     V.laneInstrs = V.waveInstrs = 0;
     V.fault.clear();
     V.privBytes = L.privPerLane;
-    uint64_t WaveOffset = (uint64_t(Slot) * L.wavesPerGroup + w) * W * L.privPerLane;
+    uint64_t WaveOffset = (uint64_t(ScratchSlot) * L.wavesPerGroup + w) * W * L.privPerLane;
     V.privBase = L.scratchBase + WaveOffset;
     V.flatScr = L.privPerLane ? V.privBase : 0; // gfx10+: FLAT_SCRATCH set by the dispatcher
     if (P.gfx9 && P.architectedFlatScratch) { // gfx94x: the dispatcher sets the s[102:103] pair

@@ -4,7 +4,8 @@
 // s_waitcnt is a no-op) until s_endpgm, s_barrier, a fault or the end of its
 // slice. The waves of a workgroup run cooperatively: each runs until it
 // blocks or its slice ends, and a barrier releases when every wave that has
-// not ended has reached it. Memory helpers resolve global, LDS (shared
+// not ended has reached it. stepWorkgroup is one such round, so a scheduler
+// can interleave resident workgroups (cooperative launches, Device.cpp). Memory helpers resolve global, LDS (shared
 // aperture) and private (private aperture / scratch, swizzled per lane in
 // dwords as the hardware lays scratch out) addresses or report a fault.
 //
@@ -111,51 +112,62 @@ void runWave(Wave &w, unsigned Slice) {
 // cudaErrorLaunchTimeout).
 namespace {
 // Adds the workgroup's counts to the launch's (also when it ends in a fault).
-bool finishWorkgroup(LaunchState &LS, Workgroup &WG, bool Ok) {
+void finishWorkgroup(LaunchState &LS, Workgroup &WG) {
   uint64_t L = 0, C = 0;
   for (Wave &w : WG.waves) { L += w.laneInstrs; C += w.waveInstrs; }
   LS.laneInstrs += L;
   LS.waveInstrs += C;
-  return Ok;
 }
 } // namespace
 
-bool runWorkgroup(LaunchState &LS, Workgroup &WG) {
+StepResult stepWorkgroup(LaunchState &LS, Workgroup &WG) {
   const unsigned Slice = LS.sliceInstructions ? LS.sliceInstructions : 2048;
-  while (true) {
-    unsigned Live = 0, AtBarrier = 0;
-    for (Wave &w : WG.waves) {
-      if (w.state == WaveState::Running) {
-        uint64_t Before = w.waveInstrs;
-        runWave(w, Slice);
-        if (LS.maxWaveInstructions) {
-          uint64_t Now = LS.watchdogInstrs.fetch_add(w.waveInstrs - Before, std::memory_order_relaxed) +
-                         (w.waveInstrs - Before);
-          if (Now > LS.maxWaveInstructions && (w.state == WaveState::Running || w.state == WaveState::Barrier))
-            raiseFault(w, w.prog->code[w.pc ? w.pc - 1 : 0], ::support::FaultKind::Timeout,
-                       "the launch exceeded the watchdog's limit of " + std::to_string(LS.maxWaveInstructions) +
-                           " wave instructions (a kernel that never ends?)");
-        }
+  unsigned Live = 0, AtBarrier = 0;
+  for (Wave &w : WG.waves) {
+    if (w.state == WaveState::Running) {
+      uint64_t Before = w.waveInstrs;
+      runWave(w, Slice);
+      if (LS.maxWaveInstructions) {
+        uint64_t Now = LS.watchdogInstrs.fetch_add(w.waveInstrs - Before, std::memory_order_relaxed) +
+                       (w.waveInstrs - Before);
+        if (Now > LS.maxWaveInstructions && (w.state == WaveState::Running || w.state == WaveState::Barrier))
+          raiseFault(w, w.prog->code[w.pc ? w.pc - 1 : 0], ::support::FaultKind::Timeout,
+                     "the launch exceeded the watchdog's limit of " + std::to_string(LS.maxWaveInstructions) +
+                         " wave instructions (a kernel that never ends?)");
       }
-      if (w.state == WaveState::Fault) {
-        std::lock_guard<std::mutex> L(LS.errMu);
-        if (LS.error.empty()) {
-          LS.error = w.fault;
-          LS.errorFault = w.faultKind;
-          LS.errorConstruct = w.faultConstruct;
-        }
-        return finishWorkgroup(LS, WG, false);
-      }
-      if (w.state != WaveState::Done) ++Live;
-      if (w.state == WaveState::Barrier) ++AtBarrier;
     }
-    if (LS.abort.load(std::memory_order_relaxed)) return finishWorkgroup(LS, WG, false);
-    if (Live == 0) break;
-    if (AtBarrier == Live)
-      for (Wave &w : WG.waves)
-        if (w.state == WaveState::Barrier) w.state = WaveState::Running;
+    if (w.state == WaveState::Fault) {
+      std::lock_guard<std::mutex> L(LS.errMu);
+      if (LS.error.empty()) {
+        LS.error = w.fault;
+        LS.errorFault = w.faultKind;
+        LS.errorConstruct = w.faultConstruct;
+      }
+      finishWorkgroup(LS, WG);
+      return StepResult::Failed;
+    }
+    if (w.state != WaveState::Done) ++Live;
+    if (w.state == WaveState::Barrier) ++AtBarrier;
   }
-  return finishWorkgroup(LS, WG, true);
+  if (LS.abort.load(std::memory_order_relaxed)) {
+    finishWorkgroup(LS, WG);
+    return StepResult::Failed;
+  }
+  if (Live == 0) {
+    finishWorkgroup(LS, WG);
+    return StepResult::Done;
+  }
+  if (AtBarrier == Live)
+    for (Wave &w : WG.waves)
+      if (w.state == WaveState::Barrier) w.state = WaveState::Running;
+  return StepResult::Live;
+}
+
+bool runWorkgroup(LaunchState &LS, Workgroup &WG) {
+  while (true) {
+    StepResult R = stepWorkgroup(LS, WG);
+    if (R != StepResult::Live) return R == StepResult::Done;
+  }
 }
 
 } // namespace isaemu::detail

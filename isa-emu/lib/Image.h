@@ -86,6 +86,12 @@ llvm::Error decodeProgram(ProgramImage &P, llvm::ArrayRef<uint8_t> Text, uint64_
 /// Looks up the handler row of an opcode name without its encoding suffixes.
 const OpRow *findRow(llvm::StringRef Base);
 
+/// One scheduling round of a workgroup (Exec.cpp): every running wave runs
+/// one slice, then a barrier every live wave reached releases. Failed: a
+/// wave faulted (LS.error holds the report) or the launch was aborted.
+/// Done and Failed add the workgroup's counters to the launch's.
+enum class StepResult { Live, Done, Failed };
+StepResult stepWorkgroup(LaunchState &LS, Workgroup &WG);
 /// Runs one workgroup to completion (Exec.cpp); false on fault/abort.
 bool runWorkgroup(LaunchState &LS, Workgroup &WG);
 

@@ -2,10 +2,10 @@
 //
 // One device that runs the pipeline driver's code object (ET_DYN HSACO for
 // the device's gfx target) on isa-emu, the CPU emulator of AMDGPU machine
-// code. What it shares with the emu backend -- memory accounting (isa-emu's
-// arena is a bump allocator: freeDevice only returns the bytes to memInfo's
-// count), host-mapped memory mirrored around launches, limits, the printf
-// sink, queues -- is runtime/core/EmulatedDevice. Kernel properties and the
+// code. What it shares with the emu backend -- memory accounting (freed
+// device memory goes back to isa-emu's arena for reuse), host-mapped memory
+// mirrored around launches, limits, the printf sink, queues -- is
+// runtime/core/EmulatedDevice. Kernel properties and the
 // explicit kernarg layout come from the code object's metadata (the core's
 // Kernarg then holds every explicit argument at its metadata offset); the
 // warp policy from the lowered module's `ptx2amd.warp-policy` attribute.
@@ -14,9 +14,12 @@
 // per 32 threads, 1-D). The launcher-filled globals of translated code
 // (docs/pipeline.md) are set at load: __ptx2amd_envreg (zeroes),
 // __ptx2amd_printf_buffer (a per-module buffer, decoded by core/PrintfFifo),
-// __ptx2amd_heap (a per-module heap header). Cooperative launches are
-// refused (isa-emu runs workgroups in dispatch order, so a grid barrier
-// cannot be reached). Launches of different streams run at the same time
+// __ptx2amd_heap (a per-module heap header). A cooperative launch runs with
+// the whole grid resident in isa-emu, and its grid-sync workspace
+// (grid_workspace { u32 size; u32 barrier }, as emu lays it out) in
+// %envreg1 (high half) / %envreg2 (low half) for its duration; the
+// cooperative launches of one module take turns (the envreg holds one
+// workspace). Launches of different streams run at the same time
 // (isa-emu's launch is thread-safe); a module's printf FIFO is reset when
 // its first in-flight launch starts and decoded when its last one ends.
 // isa-emu returns typed errors; core/ErrorTable maps them, and a trap after
@@ -94,6 +97,8 @@ public:
   // Launches of this module now running (they share its printf FIFO).
   std::mutex launchMu;
   unsigned inFlight = 0;
+  // Held by the module's cooperative launch now running (its workspace is in the envreg).
+  std::mutex cooperativeMu;
 
 private:
   std::map<std::string, std::string> Policies;
@@ -107,7 +112,6 @@ DeviceProperties isaProperties(const IsaBackendOptions &O, uint64_t ArenaBytes) 
   P.waveSize = support::waveSizeOf(O.arch);
   P.name = "ptx2amd isa-emu (" + O.arch + ")";
   P.totalGlobalMem = ArenaBytes;
-  P.cooperativeLaunch = false;
   return P;
 }
 
@@ -199,9 +203,6 @@ public:
 
   llvm::Error launchKernel(BackendModule &BM, const KernelProperties &K, const LaunchParams &P,
                            const Kernarg &Args) override {
-    if (P.cooperative)
-      return makeError(Errc::NotSupported, "isa: cooperative launches are not supported on isa-emu (kernel '" + K.name +
-                                               "'): it runs workgroups in dispatch order, so a grid barrier never completes");
     auto Mv = memory();
     if (!Mv) return Mv.takeError();
     IsaModule &M = static_cast<IsaModule &>(BM);
@@ -223,9 +224,18 @@ public:
     }
     C.dynamicLdsBytes = P.dynamicLdsBytes;
     C.dynamicPrivateBytes = uint32_t(std::max<uint64_t>(P.stackBytesPerThread, 1024));
+    C.cooperative = P.cooperative;
+    std::unique_lock<std::mutex> CoopTurn(M.cooperativeMu, std::defer_lock);
+    auto Workspace = cooperativeWorkspace(M, P.cooperative, CoopTurn);
+    if (!Workspace) return Workspace.takeError();
     if (llvm::Error E = syncToDevice(**Mv)) return E;
     if (llvm::Error E = beginLaunch(M)) return E;
     llvm::Error E = D->launch(*M.P, K.name, C, Ptrs.data());
+    if (*Workspace) { // the next launches see no workspace
+      uint8_t Z[8] = {};
+      llvm::consumeError(D->copyToDevice(M.envreg + 4, Z, sizeof Z));
+      llvm::consumeError(D->free(*Workspace));
+    }
     llvm::Error W = syncFromDevice(**Mv);
     PrintfDrain Printed = endLaunch(M, bool(E), P.printfSink);
     if (E) {
@@ -236,6 +246,25 @@ public:
   }
 
 private:
+  // A cooperative launch of a module that reads %envreg: takes the module's
+  // turn (Turn) and puts a fresh grid-sync workspace into %envreg1/2; its
+  // address (0: none needed).
+  llvm::Expected<uint64_t> cooperativeWorkspace(IsaModule &M, bool Cooperative, std::unique_lock<std::mutex> &Turn) {
+    if (!Cooperative || !M.envreg) return 0;
+    Turn.lock();
+    auto WS = D->malloc(256);
+    if (!WS) return toRuntimeError(WS.takeError(), Errc::MemoryAllocation);
+    uint32_t Hdr[2] = {8, 0}; // grid_workspace { wsSize; barrier }
+    // CUDA's load_env_reg64<1, 2>: %envreg1 holds the high, %envreg2 the low half.
+    uint32_t Env[2] = {uint32_t(*WS >> 32), uint32_t(*WS)};
+    llvm::Error E = D->copyToDevice(*WS, Hdr, sizeof Hdr);
+    if (!E) E = D->copyToDevice(M.envreg + 4, Env, sizeof Env);
+    if (E) {
+      llvm::consumeError(D->free(*WS));
+      return toRuntimeError(std::move(E), Errc::Unknown);
+    }
+    return *WS;
+  }
   // The launcher-filled globals of a module just loaded (no kernel reads them yet).
   llvm::Error setGlobals(IsaModule &M) {
     if (M.envreg) {

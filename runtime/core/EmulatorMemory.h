@@ -3,8 +3,8 @@
 // The part of an executor's host API the emulated backends share: allocate,
 // free, copy in/out and fill device memory. amdgpu-emu (emu::Device) and
 // isa-emu (isaemu::Device) have the same member names; EmulatorMemoryOf<D>
-// adapts either (isa-emu's bump arena has no free: freeing succeeds and the
-// bytes are not reused). Errors pass through as the executor returned them
+// adapts either (an executor without free() keeps the bytes: freeing
+// succeeds and they are not reused). Errors pass through as the executor returned them
 // (typed: ErrorTable.h maps them).
 //
 //===----------------------------------------------------------------------===//
@@ -32,7 +32,7 @@ public:
   llvm::Expected<uint64_t> malloc(uint64_t Bytes) override { return D.malloc(Bytes); }
   llvm::Error free(uint64_t Addr) override {
     if constexpr (requires { D.free(Addr); }) return D.free(Addr);
-    else return llvm::Error::success(); // a bump arena: nothing to return
+    else return llvm::Error::success(); // no free(): nothing to return
   }
   llvm::Error copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes) override {
     return D.copyToDevice(Dst, Src, Bytes);

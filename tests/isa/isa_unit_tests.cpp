@@ -230,6 +230,85 @@ TEST(IsaUnit, watchdogEndsEndlessLoop) {
   EXPECT_LE(C.waveInstructions, 100000u + 2 * 2048u);
 }
 
+// Cooperative launches keep the whole grid resident: k_gridsync's 8 workgroups wait for each
+// other at a grid barrier. In dispatch order on one host thread the first one never finishes
+// (the watchdog ends it); cooperative, on one thread and on three, all of them see the count 8.
+TEST(IsaUnit, cooperativeGridBarrier) {
+  for (unsigned Threads : {1u, 3u})
+    for (bool Coop : {false, true}) {
+      if (!Coop && Threads > 1) continue; // spins until the watchdog, nothing new
+      SCOPED_TRACE(std::string(Coop ? "cooperative" : "dispatch order") + ", threads " + std::to_string(Threads));
+      isaemu::DeviceOptions O;
+      O.threads = Threads;
+      O.maxWaveInstructions = 1000000;
+      Loaded L;
+      load(ISA_ASM_DIR "/gfx1100-ops.hsaco", L, O);
+      ASSERT_TRUE(L.Prog);
+      auto Out = L.Dev->malloc(4096);
+      ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+      ASSERT_FALSE(bool(L.Dev->memset(*Out, 0, 4096)));
+      uint64_t A0 = *Out;
+      uint32_t A1 = 8, A2 = 0;
+      void *Args[] = {&A0, &A1, &A2};
+      isaemu::LaunchConfig LC;
+      LC.grid = {4, 2, 1};
+      LC.block = {64, 1, 1}; // two waves each
+      LC.cooperative = Coop;
+      llvm::Error E = L.Dev->launch(*L.Prog, "k_gridsync", LC, Args);
+      if (!Coop) {
+        ASSERT_TRUE(bool(E));
+        std::string Msg = llvm::toString(std::move(E));
+        EXPECT_NE(Msg.find("watchdog"), std::string::npos) << Msg;
+        continue;
+      }
+      ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+      std::vector<uint32_t> H(1024);
+      ASSERT_FALSE(bool(L.Dev->copyFromDevice(H.data(), *Out, 4096)));
+      EXPECT_EQ(H[1023], 8u);
+      for (unsigned l = 0; l < 64; ++l) ASSERT_EQ(H[l], 8u) << "work-item " << l;
+    }
+}
+
+// Device memory is reused: a freed range is handed out again (zeroed), and a launch frees its
+// kernarg segment, packet, queue and scratch, so 200 launches leave the arena as they found it.
+TEST(IsaUnit, arenaReusesMemory) {
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx1100-ops.hsaco", L);
+  ASSERT_TRUE(L.Prog);
+  auto A = L.Dev->malloc(1 << 20);
+  ASSERT_TRUE(bool(A));
+  std::vector<uint8_t> Ones(1 << 20, 0xff);
+  ASSERT_FALSE(bool(L.Dev->copyToDevice(*A, Ones.data(), Ones.size())));
+  auto Keep = L.Dev->malloc(100); // above A: A's range becomes a hole, not the top
+  ASSERT_TRUE(bool(Keep));
+  ASSERT_FALSE(bool(L.Dev->free(*A)));
+  llvm::Error Twice = L.Dev->free(*A);
+  EXPECT_TRUE(bool(Twice)) << "a second free of the same range must fail";
+  llvm::consumeError(std::move(Twice));
+  auto B = L.Dev->malloc(1000);
+  ASSERT_TRUE(bool(B));
+  EXPECT_EQ(*B, *A) << "the freed range is reused (best fit, lowest address)";
+  std::vector<uint8_t> Back(1000, 1);
+  ASSERT_FALSE(bool(L.Dev->copyFromDevice(Back.data(), *B, Back.size())));
+  EXPECT_EQ(std::count(Back.begin(), Back.end(), 0), 1000) << "reused memory reads as zeroes";
+  ASSERT_FALSE(bool(L.Dev->free(*B)));
+  ASSERT_FALSE(bool(L.Dev->free(*Keep)));
+  auto Out = L.Dev->malloc(4096);
+  ASSERT_TRUE(bool(Out));
+  uint64_t A0 = *Out;
+  uint32_t A1 = 7, A2 = 9;
+  void *Args[] = {&A0, &A1, &A2};
+  isaemu::LaunchConfig LC;
+  LC.block = {64, 1, 1};
+  auto Probe = L.Dev->malloc(64);
+  ASSERT_TRUE(bool(Probe));
+  ASSERT_FALSE(bool(L.Dev->free(*Probe)));
+  for (int i = 0; i < 200; ++i) ASSERT_FALSE(bool(L.Dev->launch(*L.Prog, "k_minmax", LC, Args)));
+  auto After = L.Dev->malloc(64);
+  ASSERT_TRUE(bool(After));
+  EXPECT_EQ(*After, *Probe) << "launches left memory allocated";
+}
+
 TEST(IsaUnit, gfx1100Ops) {
   runCases(ISA_ASM_DIR "/gfx1100-ops.hsaco", {
     {"k_f16", 64, {{0, [](unsigned l) { return h(3 * l); }},

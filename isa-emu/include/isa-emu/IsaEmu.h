@@ -102,6 +102,9 @@ struct LaunchConfig {
   Dim3 block; ///< work-items per workgroup (hardware geometry)
   uint32_t dynamicLdsBytes = 0;
   uint32_t dynamicPrivateBytes = 16384; ///< per lane, added when the kernel uses a dynamic stack
+  /// Every workgroup resident at once, interleaved (a grid-wide barrier completes);
+  /// otherwise workgroups run in dispatch order.
+  bool cooperative = false;
 };
 
 struct Counters {
@@ -159,6 +162,9 @@ public:
   Program *programContaining(uint64_t Address) const;
 
   llvm::Expected<uint64_t> malloc(uint64_t Bytes);
+  /// Returns an allocation of malloc() for reuse (its bytes read as zeroes
+  /// when handed out again); an error if \p Addr does not start one.
+  llvm::Error free(uint64_t Addr);
   llvm::Error copyToDevice(uint64_t Dst, const void *Src, uint64_t Bytes);
   llvm::Error copyFromDevice(void *Dst, uint64_t Src, uint64_t Bytes);
   llvm::Error memset(uint64_t Dst, int Value, uint64_t Bytes);

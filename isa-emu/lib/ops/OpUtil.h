@@ -127,12 +127,43 @@ template <typename F> inline void lanes(Wave &w, F f) {
   for (uint64_t m = w.exec(); m; m &= m - 1) f(unsigned(__builtin_ctzll(m)));
 }
 
+/// A 32-bit VALU source resolved once per instruction: a VGPR/AGPR row
+/// (per lane; a true16 .h source shifted down) or a uniform value (SGPR,
+/// immediate, SCC...). s[l] is what vread32(w, o, l) returns.
+struct LaneSrc {
+  const uint32_t *row = nullptr;
+  unsigned shift = 0;
+  uint32_t value = 0;
+  uint32_t operator[](unsigned l) const { return row ? row[l] >> shift : value; }
+};
+inline LaneSrc laneSrc(const Wave &w, const Opnd &o) {
+  if (o.kind == OK::V) return {&w.V[size_t(o.reg) * w.W], o.hi ? 16u : 0u, 0};
+  if (o.kind == OK::A) return {&w.A[size_t(o.reg) * w.W], 0, 0};
+  return {nullptr, 0, sread32(w, o)};
+}
+/// The row a 32-bit VALU result is written to (what vwrite32 writes), or
+/// nullptr when the destination is not a vector register.
+inline uint32_t *laneDst(Wave &w, const Opnd &o) {
+  if (o.kind == OK::V) return &w.V[size_t(o.reg) * w.W];
+  if (o.kind == OK::A) return &w.A[size_t(o.reg) * w.W];
+  return nullptr;
+}
+
 /// 32-bit integer VALU op: d0 = f(s0, s1, s2).
 template <typename F> inline void vint32(Wave &w, const Inst &I, F f) {
-  const Opnd &a = I.s[0], &b = I.s[1], &c = I.s[2];
-  lanes(w, [&](unsigned l) {
-    vwrite32(w, I.d[0], l, f(vread32(w, a, l), I.ns > 1 ? vread32(w, b, l) : 0u, I.ns > 2 ? vread32(w, c, l) : 0u));
-  });
+  uint32_t *d = laneDst(w, I.d[0]);
+  if (!d) return;
+  const LaneSrc a = laneSrc(w, I.s[0]), b = I.ns > 1 ? laneSrc(w, I.s[1]) : LaneSrc{},
+                c = I.ns > 2 ? laneSrc(w, I.s[2]) : LaneSrc{};
+  uint64_t m = w.exec();
+  if (m == w.laneMask()) { // every lane: a plain loop (the body is small enough to unroll)
+    for (unsigned l = 0, n = w.W; l < n; ++l) d[l] = f(a[l], b[l], c[l]);
+    return;
+  }
+  for (; m; m &= m - 1) {
+    unsigned l = unsigned(__builtin_ctzll(m));
+    d[l] = f(a[l], b[l], c[l]);
+  }
 }
 
 } // namespace isaemu::detail

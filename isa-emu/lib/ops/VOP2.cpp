@@ -39,12 +39,13 @@ I2(v_cvt_pk_u16_u32, (a & 0xffff) | (b << 16))
 template <bool Sub, typename F> static void carryOp(Wave &w, const Inst &I, bool CarryIn, F f) {
   uint64_t In = CarryIn ? readMask(w, I.s[2]) : 0, Out = 0;
   bool Clamp = I.nc >= 1 && I.c[0];
+  const LaneSrc A = laneSrc(w, I.s[0]), B = laneSrc(w, I.s[1]);
+  uint32_t *D = laneDst(w, I.d[0]);
   lanes(w, [&](unsigned l) {
-    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
     bool c = false;
-    uint32_t r = f(a, b, (In >> l) & 1, c);
+    uint32_t r = f(A[l], B[l], (In >> l) & 1, c);
     if (Clamp && c) r = Sub ? 0u : ~0u;
-    vwrite32(w, I.d[0], l, r);
+    if (D) D[l] = r;
     Out |= uint64_t(c) << l;
   });
   if (I.nd > 1) writeMask(w, I.d[1], Out);
@@ -70,10 +71,11 @@ void v_subbrev_co_u32(Wave &w, const Inst &I) {
 
 void v_cndmask_b32(Wave &w, const Inst &I) {
   uint64_t M = readMask(w, I.s[2]);
-  lanes(w, [&](unsigned l) {
-    const Opnd &S = ((M >> l) & 1) ? I.s[1] : I.s[0];
-    vwrite32(w, I.d[0], l, mods32(vread32(w, S, l), S.mods));
-  });
+  uint32_t *D = laneDst(w, I.d[0]);
+  if (!D) return;
+  const LaneSrc A = laneSrc(w, I.s[0]), B = laneSrc(w, I.s[1]);
+  const uint8_t MA = I.s[0].mods, MB = I.s[1].mods;
+  lanes(w, [&](unsigned l) { D[l] = ((M >> l) & 1) ? mods32(B[l], MB) : mods32(A[l], MA); });
 }
 
 #define F2(NAME, EXPR)                                                                             \
@@ -214,18 +216,12 @@ void v_sub_nc_i32(Wave &w, const Inst &I) {
 }
 // Unsigned saturating forms of the 32-bit adds (clamp bit of the e64 encoding).
 void v_add_nc_u32_clamp(Wave &w, const Inst &I) {
-  bool Clamp = clampBit(I);
-  lanes(w, [&](unsigned l) {
-    uint64_t r = uint64_t(vread32(w, I.s[0], l)) + vread32(w, I.s[1], l);
-    vwrite32(w, I.d[0], l, Clamp && r > 0xffffffffull ? 0xffffffffu : uint32_t(r));
-  });
+  if (!clampBit(I)) return vint32(w, I, [](uint32_t a, uint32_t b, uint32_t) { return a + b; });
+  vint32(w, I, [](uint32_t a, uint32_t b, uint32_t) { return a + b < a ? 0xffffffffu : a + b; });
 }
 void v_sub_nc_u32_clamp(Wave &w, const Inst &I) {
-  bool Clamp = clampBit(I);
-  lanes(w, [&](unsigned l) {
-    uint32_t a = vread32(w, I.s[0], l), b = vread32(w, I.s[1], l);
-    vwrite32(w, I.d[0], l, Clamp && b > a ? 0u : a - b);
-  });
+  if (!clampBit(I)) return vint32(w, I, [](uint32_t a, uint32_t b, uint32_t) { return a - b; });
+  vint32(w, I, [](uint32_t a, uint32_t b, uint32_t) { return b > a ? 0u : a - b; });
 }
 void v_subrev_nc_u32_clamp(Wave &w, const Inst &I) {
   bool Clamp = clampBit(I);

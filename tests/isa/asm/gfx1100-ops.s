@@ -2,8 +2,8 @@
 // code objects use (v_fmamk/fmaak_f16, v_fma_mixlo_f16 with one rounding,
 // f16 rounding under MODE, v_sub_nc_i16 clamp, LDS D16 loads) and
 // s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets,
-// v_maxmin_f32 / v_minmax_f32; k_spin never ends (the watchdog's test); k_call calls a
-// function without .size.
+// v_maxmin_f32 / v_minmax_f32; k_spin never ends (the watchdog's test); k_gridsync waits
+// for every workgroup of the grid (cooperative launches); k_call calls a function without .size.
 // Conventions as in
 // gfx1100.s: result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
@@ -144,6 +144,25 @@ KBEGIN k_spin
   s_branch .Lspin
 KEND k_spin
 
+// ---- a grid barrier (cooperative launches): lane 0 of every workgroup adds 1 to out[1023],
+// then every wave spins until the count reaches a (the number of workgroups) and stores it
+KBEGIN k_gridsync
+  s_load_b32 s6, s[0:1], 0x8                         // a = workgroups in the grid
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, 1
+  v_mov_b32 v3, 0xffc                                // byte offset of out[1023]
+  v_cmp_eq_u32 vcc_lo, 0, v0
+  s_and_saveexec_b32 s7, vcc_lo
+  global_atomic_add_u32 v3, v2, s[2:3]
+  s_or_b32 exec_lo, exec_lo, s7
+.Lgs_wait:
+  global_load_b32 v4, v3, s[2:3] glc
+  s_waitcnt vmcnt(0)
+  v_cmp_ne_u32 vcc_lo, s6, v4
+  s_cbranch_vccnz .Lgs_wait
+  ST 0, v4                                           // a
+KEND k_gridsync
+
 // ---- a call into a function symbol without .size (decoded up to the next function / .text end)
 KBEGIN k_call
   s_getpc_b64 s[4:5]
@@ -170,6 +189,7 @@ amdhsa.kernels:
   - {.name: k_lds, .symbol: k_lds.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 256, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_minmax, .symbol: k_minmax.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_spin, .symbol: k_spin.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_gridsync, .symbol: k_gridsync.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_call, .symbol: k_call.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
 ...
 .end_amdgpu_metadata
