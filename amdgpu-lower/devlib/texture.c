@@ -119,16 +119,25 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
   return channel(d, ai, aj, ak, c, as_float);
 }
 
+/* Which part of a texel weight W (1/256) a footprint contributes when a linear mip filter
+ * blends two levels with fraction f: the whole W, W - hi(W, f) (the lower level) or hi(W, f). */
+enum { PART_WHOLE = 0, PART_LOW = 1, PART_HIGH = 2 };
+static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
+  if (part == PART_WHOLE) return w;
+  uint32_t hi = ptx_texm_split_hi(w, f);
+  return part == PART_HIGH ? hi : w - hi;
+}
+
 /* The weighted texels of one sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D
  * array or cube (dims 1/2; layer < 0: not layered), filtered as the descriptor says: returns
- * sum(weight * texel) with integer weights summing to scale * 2^(8 dims), exact in double up
- * to 2^53 (see ptx_texm_accumulate). Coordinates as in __ptx_tex; `cube` means face
- * coordinates (s, t) in [0,1], scaled by the face width whatever the normalized-coordinates
- * flag. Point filtering takes one texel with the whole weight. (Straight-line code on
- * purpose: indexing arrays by a loop variable makes LLVM use relative register moves.) */
+ * sum(weight * texel) with integer weights in 1/256 (texture_model.h), the `part` of each for
+ * a mip blend with fraction f. Coordinates as in __ptx_tex; `cube` means face coordinates
+ * (s, t) in [0,1], scaled by the face width whatever the normalized-coordinates flag. Point
+ * filtering takes one texel with the whole weight. (Straight-line code on purpose: indexing
+ * arrays by a loop variable makes LLVM use relative register moves.) */
 __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, uint32_t dims, float x, float y,
                                                        float z, int32_t layer, int cube, uint32_t comp,
-                                                       uint32_t scale) {
+                                                       uint32_t part, uint32_t f) {
   int32_t k0 = layer >= 0 ? layer : 0;
   int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
   if (!cube) {
@@ -141,20 +150,28 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
     int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
     int32_t k = dims > 2 ? ptx_texm_point_index(z, extent(d, 2), norm) : k0;
     float v = __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
-    return ptx_texm_accumulate(0.0, (uint64_t)scale << (8u * dims), v);
+    return ptx_texm_accumulate(0.0, part_of(256u, part, f), v);
   }
   ptx_texm_tap tx = ptx_texm_linear_tap(x, extent(d, 0), norm);
   ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
   if (dims > 1) ty = ptx_texm_linear_tap(y, extent(d, 1), norm);
   if (dims > 2) tz = ptx_texm_linear_tap(z, extent(d, 2), norm);
-  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
+  /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: weights2 of x and z, each split by y */
+  ptx_texm_w2 w = ptx_texm_weights2(tx.w, dims > 2 ? tz.w : dims > 1 ? ty.w : 0u);
   double acc = 0.0;
+  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
   for (uint32_t dz = 0; dz < nz; ++dz)
     for (uint32_t dy = 0; dy < ny; ++dy)
       for (uint32_t dx = 0; dx < 2; ++dx) {
-        uint64_t wt = (uint64_t)scale * (dx ? tx.w : 256u - tx.w);
-        if (dims > 1) wt *= dy ? ty.w : 256u - ty.w;
-        if (dims > 2) wt *= dz ? tz.w : 256u - tz.w;
+        uint32_t wt;
+        if (dims > 2) {
+          uint32_t wxz = dx ? (dz ? w.w11 : w.w10) : (dz ? w.w01 : w.w00);
+          uint32_t lo = (wxz * (256u - ty.w) + 128u) >> 8;
+          wt = dy ? wxz - lo : lo;
+        } else {
+          wt = dx ? (dy ? w.w11 : w.w10) : (dy ? w.w01 : w.w00);
+        }
+        wt = part_of(wt, part, f);
         if (wt == 0u) continue;
         float v = __builtin_bit_cast(float, texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy,
                                                   tz.i + (int32_t)dz, comp, 1));
@@ -191,8 +208,8 @@ __attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uin
   if (!float_coords || !float_result)
     return unfiltered(d, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
   double acc = footprint(d, dims, __builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
-                         __builtin_bit_cast(float, zb), layer, cube, comp, 1u);
-  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u * dims));
+                         __builtin_bit_cast(float, zb), layer, cube, comp, PART_WHOLE, 0u);
+  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
 }
 
 /* The descriptor of level `lvl` of a mipmapped resource: that level's base / pitch / extent. */
@@ -208,7 +225,7 @@ static ptx_tex_desc level_desc(const ptx_tex_desc *d, uint32_t lvl) {
   return c;
 }
 
-/* Sampling at level of detail `lod` (fixed point, ptx_texm_lod256): the nearest level
+/* Sampling at level of detail `lod256` (fixed point, desc_lod256): the nearest level
  * (point mip filter) or the two neighbours weighted by the LOD's fraction, all texels of both
  * levels summed at once. */
 __attribute__((always_inline)) static uint32_t sample_lod256(const ptx_tex_desc *d, int32_t lod256, uint32_t dims,
@@ -223,46 +240,47 @@ __attribute__((always_inline)) static uint32_t sample_lod256(const ptx_tex_desc 
   uint32_t l0 = (uint32_t)(lod256 >> 8), f = (uint32_t)lod256 & 255u;
   float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
   ptx_tex_desc a = level_desc(d, l0);
-  double acc = footprint(&a, dims, x, y, z, -1, 0, comp, 256u - f);
-  if (f != 0u && l0 + 1 < d->num_levels) {
-    ptx_tex_desc b = level_desc(d, l0 + 1);
-    acc += footprint(&b, dims, x, y, z, -1, 0, comp, f);
-  }
-  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u * dims + 8u));
+  if (f == 0u || l0 + 1 >= d->num_levels)
+    return __builtin_bit_cast(uint32_t, ptx_texm_round(footprint(&a, dims, x, y, z, -1, 0, comp, PART_WHOLE, 0u), 8u));
+  ptx_tex_desc b = level_desc(d, l0 + 1);
+  double acc = footprint(&a, dims, x, y, z, -1, 0, comp, PART_LOW, f) +
+               footprint(&b, dims, x, y, z, -1, 0, comp, PART_HIGH, f);
+  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
 }
 
-static int32_t desc_lod256(const ptx_tex_desc *d, float lod) {
-  return ptx_texm_lod256(lod, d->lod_bias, d->min_lod, d->max_lod, d->num_levels > 1 ? d->num_levels : 1u);
+/* A LOD (8 fractional bits, before bias) after the descriptor's bias and clamps. */
+static int32_t desc_lod256(const ptx_tex_desc *d, int32_t lod256) {
+  return ptx_texm_clamp_lod256(lod256, d->lod_bias, d->min_lod, d->max_lod, d->num_levels > 1 ? d->num_levels : 1u);
 }
 
 uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
                    uint32_t float_coords, uint32_t float_result, uint32_t comp) {
   const ptx_tex_desc *d = desc_of(h);
-  return sample_lod256(d, desc_lod256(d, 0.0f), dims, xb, yb, zb, float_coords, float_result, comp);
+  return sample_lod256(d, desc_lod256(d, 0), dims, xb, yb, zb, float_coords, float_result, comp);
 }
 
 uint32_t __ptx_tex_lod(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t lod,
                        uint32_t float_coords, uint32_t float_result, uint32_t comp) {
   const ptx_tex_desc *d = desc_of(h);
-  return sample_lod256(d, desc_lod256(d, __builtin_bit_cast(float, lod)), dims, xb, yb, zb, float_coords, float_result,
+  return sample_lod256(d, desc_lod256(d, ptx_texm_fixed8(__builtin_bit_cast(float, lod))), dims, xb, yb, zb, float_coords, float_result,
                        comp);
 }
 
-/* tex.grad: lod = log2 of the longer of the two gradient vectors in level-0 texels
- * (normalized coordinates scaled by the extent). */
+/* tex.grad: the LOD of the derivative vectors in level-0 texels (normalized coordinates
+ * scaled by the extent), as texture_model.h computes it. */
 uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t dx0, uint32_t dx1,
                         uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_coords,
                         uint32_t float_result, uint32_t comp) {
   const ptx_tex_desc *d = desc_of(h);
-  uint32_t gx[3] = {dx0, dx1, dx2}, gy[3] = {dy0, dy1, dy2};
-  float lx = 0.0f, ly = 0.0f;
-  for (uint32_t k = 0; k < dims; ++k) {
-    float s = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) ? (float)extent(d, k) : 1.0f;
-    float a = __builtin_bit_cast(float, gx[k]) * s, b = __builtin_bit_cast(float, gy[k]) * s;
-    lx += a * a;
-    ly += b * b;
-  }
-  float lod = 0.5f * __builtin_log2f(__builtin_fmaxf(lx, ly));
+  int norm = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  float s0 = norm ? (float)extent(d, 0) : 1.0f, s1 = norm ? (float)extent(d, 1) : 1.0f,
+        s2 = norm ? (float)extent(d, 2) : 1.0f;
+  float ax = __builtin_fabsf(__builtin_bit_cast(float, dx0) * s0), bx = __builtin_fabsf(__builtin_bit_cast(float, dy0) * s0);
+  float ay = dims > 1 ? __builtin_fabsf(__builtin_bit_cast(float, dx1) * s1) : 0.0f;
+  float by = dims > 1 ? __builtin_fabsf(__builtin_bit_cast(float, dy1) * s1) : 0.0f;
+  float az = dims > 2 ? __builtin_fabsf(__builtin_bit_cast(float, dx2) * s2) : 0.0f;
+  float bz = dims > 2 ? __builtin_fabsf(__builtin_bit_cast(float, dy2) * s2) : 0.0f;
+  int32_t lod = ptx_texm_grad_lod256(ptx_texm_grad_length(ax, ay, az), ptx_texm_grad_length(bx, by, bz));
   return sample_lod256(d, desc_lod256(d, lod), dims, xb, yb, zb, float_coords, float_result, comp);
 }
 

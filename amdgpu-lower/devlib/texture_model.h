@@ -7,28 +7,32 @@
  * tests/golden/probes/tex_fit_probe.cu and tex_mip_probe.cu). Fitted to the
  * H200 (session 6, docs/notes/session6-tex.md has the measurements):
  *  - a normalized coordinate is first truncated (toward -inf) to a fixed-point
- *    value with PTX_TEXM_NORM_BITS fractional bits, then multiplied by the
- *    extent exactly; an unnormalized coordinate is taken exactly;
- *  - linear filtering: xB = x - 0.5, texel floor(xB) and the weight of the next
- *    texel frac(xB) rounded half up to 8 fractional bits (a weight of 256/256
- *    moves to the next texel);
- *  - the weighted sum of the texels is formed exactly (integer weights times
- *    fp32 texels) and rounded once to fp32;
- *  - an explicit LOD (after bias and clamps) is truncated to 8 fractional bits:
- *    the level is its integer part, the blend weight between a level and the
- *    next its fraction in 1/256;
+ *    value with 21 fractional bits, then multiplied by the extent exactly; an
+ *    unnormalized coordinate is taken exactly;
+ *  - linear filtering: xB = x - 0.5, texel floor(xB) and the weight a of the
+ *    next texel frac(xB) rounded half up to 8 fractional bits (a weight of
+ *    256/256 moves to the next texel);
+ *  - 2D weights in 1/256: w11 = a*b/256 rounded half up, w10 = a - w11,
+ *    w01 = b - w11, w00 = 256 - a - b + w11 (they sum to 256 exactly);
+ *  - the weighted sum of the texels is formed exactly and rounded once to fp32
+ *    (the H200 is 1 ulp off that in ~0.4% of random fp32 texels);
+ *  - LODs are fixed point with 8 fractional bits: the explicit LOD and the bias
+ *    are truncated, then the LOD is clamped to the truncated [min, max] clamps
+ *    and to the levels; the level is its integer part, the blend weight of the
+ *    next level its fraction;
  *  - a gradient's LOD: see ptx_texm_grad_lod256.
+ * 3D filtering and the trilinear (linear mip filter) blend are not bit-exact
+ * yet (ptx_texm_split_hi says how close they are).
  *===----------------------------------------------------------------------===*/
 #ifndef PTX_DEVLIB_TEXTURE_MODEL_H
 #define PTX_DEVLIB_TEXTURE_MODEL_H
 
 #include <stdint.h>
 
-/* Fractional bits of the fixed-point normalized coordinate (H200: any of 16..23 fits
- * tex_mip_probe's lin1d.n5; tex_fit_probe's norm.* groups pin it). */
-#ifndef PTX_TEXM_NORM_BITS
-#define PTX_TEXM_NORM_BITS 20
-#endif
+/* Fractional bits of the fixed-point normalized coordinate (H200: tex_fit_probe's norm.W
+ * groups, W = 5, 7, 13, 100, 1000, 4093, 4096, and wrap / mirror / clamp on [-2, 3): 21 is the
+ * only value that fits all their samples; 20 and 22 miss 18..233 per group). */
+#define PTX_TEXM_NORM_BITS 21
 
 /* Unnormalized coordinates are held with this many fractional bits, truncated; bits
  * below 2^-32 of a texel cannot change an 8-bit weight rounded half up. */
@@ -81,24 +85,107 @@ static inline ptx_texm_tap ptx_texm_linear_tap(float x, uint32_t extent, int nor
   return t;
 }
 
+/* The 2D weights (1/256) of texels (i,j), (i+1,j), (i,j+1), (i+1,j+1) for axis weights a, b. */
+typedef struct ptx_texm_w2 {
+  uint32_t w00, w10, w01, w11;
+} ptx_texm_w2;
+static inline ptx_texm_w2 ptx_texm_weights2(uint32_t a, uint32_t b) {
+  ptx_texm_w2 w;
+  w.w11 = (a * b + 128u) >> 8;
+  w.w10 = a - w.w11;
+  w.w01 = b - w.w11;
+  w.w00 = 256u - a - b + w.w11;
+  return w;
+}
+
+/* A weight w (1/256) split by a third axis weight c into (w - hi, hi), hi = w*c/256 rounded
+ * half up. Used for the third axis of 3D filtering (after x and z: the best of the orders
+ * tried, 144 of 1024 tex_fit_probe tex3 samples still differ) and for the level blend of a
+ * linear mip filter (each level's 2D weights split by the LOD fraction: 1308 of 2048 tri
+ * samples differ, by up to ~3/256 of the texel range; the exact blend misses 1721). */
+static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
+
 /* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
  * fp32. The weights are integers below 2^32 and the texels fp32, so each product is exact
- * in double up to 56 bits; the double sum of at most 16 terms is then rounded to fp32 (a
- * double rounding differs from the exact sum's rounding only when the sum lies within 2^-29
- * of an fp32 rounding boundary). */
+ * in double; the double sum of at most 16 terms is then rounded to fp32 (a double rounding
+ * differs from the exact sum's rounding only when the sum lies within 2^-29 of an fp32
+ * rounding boundary). */
 static inline double ptx_texm_accumulate(double acc, uint64_t w, float v) { return acc + (double)w * (double)v; }
 static inline float ptx_texm_round(double acc, uint32_t shift) {
   return (float)(acc * __builtin_ldexp(1.0, -(int)shift));
 }
 
-/* An explicit LOD in fixed point with 8 fractional bits, truncated (toward -inf),
- * after bias and the clamps: [min_lod, max_lod], then [0, levels - 1]. */
-static inline int32_t ptx_texm_lod256(float lod, float bias, float min_lod, float max_lod, uint32_t levels) {
-  if (!(lod == lod)) lod = 0.0f;
-  lod += bias;
-  lod = __builtin_fminf(__builtin_fmaxf(lod, min_lod), max_lod);
-  lod = __builtin_fminf(__builtin_fmaxf(lod, 0.0f), (float)(levels - 1u));
-  return (int32_t)__builtin_floorf(lod * 256.0f);
+/* x in fixed point with 8 fractional bits, truncated, limited to +-2^20. */
+static inline int32_t ptx_texm_fixed8(float x) {
+  return (int32_t)__builtin_floorf(ptx_texm_limit(x, 1048576.0f) * 256.0f);
+}
+
+/* A LOD (fixed point, 8 fractional bits) after bias and clamps (H200, tex_fit_probe lodb: the
+ * LOD and the bias are truncated first, 2048 of 2048; adding in fp32 first misses 921): clamped
+ * to [min_lod, max_lod], then to [0, levels - 1]. */
+static inline int32_t ptx_texm_clamp_lod256(int32_t lod256, float bias, float min_lod, float max_lod,
+                                            uint32_t levels) {
+  int32_t l = lod256 + ptx_texm_fixed8(bias);
+  int32_t lo = ptx_texm_fixed8(min_lod), hi = ptx_texm_fixed8(max_lod);
+  l = l < lo ? lo : l;
+  l = l > hi ? hi : l;
+  int32_t top = (int32_t)(levels - 1u) * 256;
+  return l < 0 ? 0 : l > top ? top : l;
+}
+
+/* log2 of a length in 8 fractional bits, as the H200's texture unit computes it: the
+ * exponent, plus a table lookup on the top 8 bits of the mantissa (tex_fit_probe gax: the
+ * thresholds of all 256 fraction steps, found by bisection on the GPU, are multiples of 2^-8
+ * of the mantissa and the same for every exponent; the table is close to, but not,
+ * round(256 log2(1 + (j + 0.5)/256))). */
+static const uint8_t ptx_texm_log2_table[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
+};
+static inline int32_t ptx_texm_log2_256(double len) {
+  if (!(len > 0.0)) return -(1 << 20);
+  uint64_t b = __builtin_bit_cast(uint64_t, len);
+  int32_t e = (int32_t)((b >> 52) & 0x7ffu) - 1023;
+  if (e > 4000) return 1 << 20;
+  return e * 256 + (int32_t)ptx_texm_log2_table[(b >> 44) & 0xffu];
+}
+
+/* The mantissa of |x| truncated to 9 bits. */
+static inline float ptx_texm_trunc9(float x) {
+  return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, x) & 0x7fffc000u);
+}
+
+/* The length of a derivative vector (texels): max + 11/32 (sum of the others) of its
+ * components' magnitudes, each truncated to 9 mantissa bits (tex_fit_probe gvec: the best of
+ * the forms tried; 225 of 2052 bisection thresholds are still off, where the H200's length is
+ * slightly larger; three components are not measured). */
+static inline double ptx_texm_grad_length(float a, float b, float c) {
+  float x = ptx_texm_trunc9(a), y = ptx_texm_trunc9(b), z = ptx_texm_trunc9(c);
+  float mx = __builtin_fmaxf(x, __builtin_fmaxf(y, z));
+  double rest = (double)x + (double)y + (double)z - (double)mx;
+  return (double)mx + rest * (11.0 / 32.0);
+}
+
+/* The LOD (8 fractional bits) of the derivative vectors dx, dy (lengths in texels): log2 of the
+ * longer one. Exact for axis-aligned derivatives (gax, gay, gaxs, tex_mip_probe gradx / grady /
+ * gradiso); the H200 makes a pair of comparable vectors a little longer than the longer one,
+ * which this does not model (tex_mip_probe gradmix, tex_fit_probe gpair / grand). */
+static inline int32_t ptx_texm_grad_lod256(double lx, double ly) {
+  return ptx_texm_log2_256(lx > ly ? lx : ly);
 }
 
 /* The nearest level of a fixed-point LOD (point mip filter): its integer part
