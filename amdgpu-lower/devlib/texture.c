@@ -119,8 +119,9 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
   return channel(d, ai, aj, ak, c, as_float);
 }
 
-/* Which part of a texel weight W (1/256) a footprint contributes when a linear mip filter
- * blends two levels with fraction f: the whole W, W - hi(W, f) (the lower level) or hi(W, f). */
+/* Which part of the weight a footprint contributes when a linear mip filter blends two levels
+ * with fraction f: all of it, the lower level's 256 - f or the upper level's f (1D/2D:
+ * ptx_texm_level_weights2; 3D: each texel weight W split as W - hi(W, f) / hi(W, f)). */
 enum { PART_WHOLE = 0, PART_LOW = 1, PART_HIGH = 2 };
 static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
   if (part == PART_WHOLE) return w;
@@ -156,8 +157,11 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
   ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
   if (dims > 1) ty = ptx_texm_linear_tap(y, extent(d, 1), norm);
   if (dims > 2) tz = ptx_texm_linear_tap(z, extent(d, 2), norm);
-  /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: weights2 of x and z, each split by y */
-  ptx_texm_w2 w = ptx_texm_weights2(tx.w, dims > 2 ? tz.w : dims > 1 ? ty.w : 0u);
+  /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: weights2 of x and z, each split by y;
+   * one level of a 1D/2D mip blend: ptx_texm_level_weights2 */
+  ptx_texm_w2 w = part != PART_WHOLE && dims <= 2
+                      ? ptx_texm_level_weights2(tx.w, dims > 1 ? ty.w : 0u, part == PART_HIGH ? f : 256u - f)
+                      : ptx_texm_weights2(tx.w, dims > 2 ? tz.w : dims > 1 ? ty.w : 0u);
   double acc = 0.0;
   uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
   for (uint32_t dz = 0; dz < nz; ++dz)
@@ -171,7 +175,7 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
         } else {
           wt = dx ? (dy ? w.w11 : w.w10) : (dy ? w.w01 : w.w00);
         }
-        wt = part_of(wt, part, f);
+        if (dims > 2) wt = part_of(wt, part, f); /* 3D mip blends: not measured */
         if (wt == 0u) continue;
         float v = __builtin_bit_cast(float, texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy,
                                                   tz.i + (int32_t)dz, comp, 1));

@@ -21,8 +21,8 @@
  *    and to the levels; the level is its integer part, the blend weight of the
  *    next level its fraction;
  *  - a gradient's LOD: see ptx_texm_grad_lod256.
- * 3D filtering and the trilinear (linear mip filter) blend are not bit-exact
- * yet (ptx_texm_split_hi says how close they are).
+ * 3D filtering and the 2D trilinear blend are exact but for what look like
+ * ties decided by a finer weight (ptx_texm_split_hi, ptx_texm_level_weights2).
  *===----------------------------------------------------------------------===*/
 #ifndef PTX_DEVLIB_TEXTURE_MODEL_H
 #define PTX_DEVLIB_TEXTURE_MODEL_H
@@ -98,11 +98,26 @@ static inline ptx_texm_w2 ptx_texm_weights2(uint32_t a, uint32_t b) {
   return w;
 }
 
+/* The weights (1/256) of one level of a linear mip blend, the level's share being L (256 - f
+ * for the lower level, f for the upper): x splits L (hx = a*L/256 rounded half up), then y
+ * splits each column (w11 = hx*b/256, w01 = (L - hx)*b/256, rounded half up). H200,
+ * tex_weights_probe (one-hot textures, every weight read off): 1D (b = 0) 1024 of 1024, 2D 1989
+ * of 2048 (the 59 others look like ties decided by a finer weight); the 2D weights of a level
+ * first and then split by f miss 1541. */
+static inline ptx_texm_w2 ptx_texm_level_weights2(uint32_t a, uint32_t b, uint32_t L) {
+  ptx_texm_w2 w;
+  uint32_t hx = (a * L + 128u) >> 8;
+  w.w11 = (hx * b + 128u) >> 8;
+  w.w01 = ((L - hx) * b + 128u) >> 8;
+  w.w10 = hx - w.w11;
+  w.w00 = L - hx - w.w01;
+  return w;
+}
+
 /* A weight w (1/256) split by a third axis weight c into (w - hi, hi), hi = w*c/256 rounded
- * half up. Used for the third axis of 3D filtering (after x and z: the best of the orders
- * tried, 144 of 1024 tex_fit_probe tex3 samples still differ) and for the level blend of a
- * linear mip filter (each level's 2D weights split by the LOD fraction: 1308 of 2048 tri
- * samples differ, by up to ~3/256 of the texel range; the exact blend misses 1721). */
+ * half up. Used for the third axis of 3D filtering, after x and z (tex_weights_probe w3d: 1964
+ * of 2048 exact, the others at apparent ties; tex_fit_probe tex3 144 of 1024 samples differ;
+ * other orders 317..628) and for 3D mip blends (not measured). */
 static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
 
 /* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
