@@ -2,26 +2,25 @@
  *
  * Texture and surface handles are generic addresses of a ptx_tex_desc
  * (ptx_texture.h). Sampling follows the CUDA C Programming Guide, "Texture
- * Fetching" appendix: normalized coordinates are scaled by the extent;
- * wrap / mirror act on normalized coordinates, clamp / border on texel
- * indices; nearest-point sampling takes texel floor(x); linear filtering
- * uses xB = x - 0.5, i = floor(xB) and the weight alpha = frac(xB) held in
- * 9-bit fixed point (8 fractional bits, rounded), as NVIDIA hardware does.
- * cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] / [-1,1];
- * half-float texels read as float. Channels beyond the format's count read
- * 0. Results are returned one component at a time as 32-bit patterns (the
- * devlib ABI has no aggregates): float bits for float reads, the integer
- * for element-type integer reads.
- * Arrays (tex.a1d / a2d) read one layer, cubes (tex.cube / acube) pick a face and
- * face coordinates from a direction; explicit LOD / gradients (tex.level / tex.grad)
- * sample level 0, the only level of the resources the runtime creates (mipmapped
- * arrays are refused there).
+ * Fetching" appendix, with the arithmetic of NVIDIA's texture unit as fitted
+ * to the H200 (texture_model.h: fixed-point coordinates, 8-bit weights rounded
+ * half up, texels summed exactly, LODs truncated to 8 fractional bits).
+ * Wrap / mirror act on normalized coordinates, clamp / border on texel
+ * indices. cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] /
+ * [-1,1]; half-float texels read as float. Channels beyond the format's count
+ * read 0. Results are returned one component at a time as 32-bit patterns
+ * (the devlib ABI has no aggregates): float bits for float reads, the integer
+ * for element-type integer reads (never filtered).
+ * Arrays (tex.a1d / a2d) read one layer, cubes (tex.cube / acube) pick a face
+ * and face coordinates from a direction; mipmapped resources (tex.level /
+ * tex.grad, and plain tex at LOD 0) read the nearest level or blend two.
  * Surfaces (suld.b / sust.b): x is a byte offset, y a row, z a slice; an
  * out-of-range access traps (.trap), is clamped to the last valid position
  * (.clamp) or reads zero / is dropped (.zero, signalled by address 0).
  *===----------------------------------------------------------------------===*/
 #include "wave.h"
 #include "ptx_texture.h"
+#include "texture_model.h"
 
 static const ptx_tex_desc *desc_of(uint64_t h) {
   const ptx_tex_desc *d = (const ptx_tex_desc *)(uintptr_t)h;
@@ -93,9 +92,9 @@ static int32_t address_index(const ptx_tex_desc *d, uint32_t dim, int32_t i) {
   }
 }
 
-/* Coordinate along dim in texel units (normalized coords scaled; wrap and
- * mirror applied to the normalized value as the guide specifies). */
-static float texel_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
+/* The normalized coordinate along dim after wrap / mirror (which act on normalized
+ * coordinates, as the guide specifies); unchanged otherwise. */
+static float wrap_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
   if (!(d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS)) return x;
   uint8_t mode = d->address[dim];
   if (mode == PTX_TEX_ADDR_WRAP) x = x - __builtin_floorf(x);
@@ -103,7 +102,7 @@ static float texel_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
     float f = __builtin_floorf(x), fr = x - f;
     x = ((int64_t)f & 1) ? 1.0f - fr : fr;
   }
-  return x * (float)extent(d, dim);
+  return x;
 }
 
 static float border(const ptx_tex_desc *d, uint32_t c) { return d->border_color[c & 3u]; }
@@ -120,112 +119,173 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
   return channel(d, ai, aj, ak, c, as_float);
 }
 
-static float weight9(float f) { return __builtin_rintf(f * 256.0f) / 256.0f; }
+/* Which part of the weight a footprint contributes when a linear mip filter blends two levels
+ * with fraction f: all of it, the lower level's 256 - f or the upper level's f (1D/2D:
+ * ptx_texm_level_weights2; 3D: each texel weight W split as W - hi(W, f) / hi(W, f)). */
+enum { PART_WHOLE = 0, PART_LOW = 1, PART_HIGH = 2 };
+static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
+  if (part == PART_WHOLE) return w;
+  uint32_t hi = ptx_texm_split_hi(w, f);
+  return part == PART_HIGH ? hi : w - hi;
+}
 
-/* One sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D array or cube
- * (dims 1/2; layer < 0: not layered). Coordinates as in __ptx_tex; `cube` means the
- * coordinates are face coordinates (s, t) in [0,1], scaled by the face width whatever the
- * normalized-coordinates flag, clamped to the face. */
-__attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uint32_t dims, uint32_t xb,
-                                                     uint32_t yb, uint32_t zb,
-                       int32_t layer, int cube, uint32_t float_coords, uint32_t float_result, uint32_t comp) {
-  if (d->flags & PTX_TEX_FLAG_SRGB) __builtin_trap();
-  int as_float = float_result != 0;
+/* The weighted texels of one sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D
+ * array or cube (dims 1/2; layer < 0: not layered), filtered as the descriptor says: returns
+ * sum(weight * texel) with integer weights in 1/256 (texture_model.h), the `part` of each for
+ * a mip blend with fraction f. Coordinates as in __ptx_tex; `cube` means face coordinates
+ * (s, t) in [0,1], scaled by the face width whatever the normalized-coordinates flag. Point
+ * filtering takes one texel with the whole weight. (Straight-line code on purpose: indexing
+ * arrays by a loop variable makes LLVM use relative register moves.) */
+__attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, uint32_t dims, float x, float y,
+                                                       float z, int32_t layer, int cube, uint32_t comp,
+                                                       uint32_t part, uint32_t f) {
   int32_t k0 = layer >= 0 ? layer : 0;
-  if (!float_coords) /* integer coordinates: point sampling at the texel */
-    return texel(d, dims, (int32_t)xb, (int32_t)yb, layer >= 0 ? k0 : (int32_t)zb, comp, as_float);
-  float c[3] = {__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
-                __builtin_bit_cast(float, zb)};
-  for (uint32_t k = 0; k < dims; ++k) c[k] = cube ? c[k] * (float)extent(d, k) : texel_coord(d, k, c[k]);
-  if (d->filter == PTX_TEX_FILTER_POINT || !as_float) {
-    int32_t i[3] = {0, 0, k0};
-    for (uint32_t k = 0; k < dims; ++k) i[k] = (int32_t)__builtin_floorf(c[k]);
-    return texel(d, dims, i[0], i[1], i[2], comp, as_float);
+  int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  if (!cube) {
+    x = wrap_coord(d, 0, x);
+    y = wrap_coord(d, 1, y);
+    z = wrap_coord(d, 2, z);
   }
-  int32_t i0[3] = {0, 0, k0};
-  float w[3] = {0.0f, 0.0f, 0.0f};
-  for (uint32_t k = 0; k < dims; ++k) {
-    float xB = c[k] - 0.5f, fl = __builtin_floorf(xB);
-    i0[k] = (int32_t)fl;
-    w[k] = weight9(xB - fl);
+  if (d->filter == PTX_TEX_FILTER_POINT) {
+    int32_t i = ptx_texm_point_index(x, extent(d, 0), norm);
+    int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
+    int32_t k = dims > 2 ? ptx_texm_point_index(z, extent(d, 2), norm) : k0;
+    float v = __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
+    return ptx_texm_accumulate(0.0, part_of(256u, part, f), v);
   }
-  float acc = 0.0f;
+  ptx_texm_tap tx = ptx_texm_linear_tap(x, extent(d, 0), norm);
+  ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
+  if (dims > 1) ty = ptx_texm_linear_tap(y, extent(d, 1), norm);
+  if (dims > 2) tz = ptx_texm_linear_tap(z, extent(d, 2), norm);
+  /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: weights2 of x and z, each split by y;
+   * one level of a 1D/2D mip blend: ptx_texm_level_weights2 */
+  ptx_texm_w2 w = part != PART_WHOLE && dims <= 2
+                      ? ptx_texm_level_weights2(tx.w, dims > 1 ? ty.w : 0u, part == PART_HIGH ? f : 256u - f)
+                      : ptx_texm_weights2(tx.w, dims > 2 ? tz.w : dims > 1 ? ty.w : 0u);
+  double acc = 0.0;
   uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
   for (uint32_t dz = 0; dz < nz; ++dz)
     for (uint32_t dy = 0; dy < ny; ++dy)
       for (uint32_t dx = 0; dx < 2; ++dx) {
-        float wt = (dx ? w[0] : 1.0f - w[0]);
-        if (dims > 1) wt *= (dy ? w[1] : 1.0f - w[1]);
-        if (dims > 2) wt *= (dz ? w[2] : 1.0f - w[2]);
-        float v = __builtin_bit_cast(float, texel(d, dims, i0[0] + (int32_t)dx, i0[1] + (int32_t)dy,
-                                                  i0[2] + (int32_t)dz, comp, 1));
-        acc += wt * v;
+        uint32_t wt;
+        if (dims > 2) {
+          uint32_t wxz = dx ? (dz ? w.w11 : w.w10) : (dz ? w.w01 : w.w00);
+          uint32_t lo = (wxz * (256u - ty.w) + 128u) >> 8;
+          wt = dy ? wxz - lo : lo;
+        } else {
+          wt = dx ? (dy ? w.w11 : w.w10) : (dy ? w.w01 : w.w00);
+        }
+        if (dims > 2) wt = part_of(wt, part, f); /* 3D mip blends: not measured */
+        if (wt == 0u) continue;
+        float v = __builtin_bit_cast(float, texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy,
+                                                  tz.i + (int32_t)dz, comp, 1));
+        acc = ptx_texm_accumulate(acc, wt, v);
       }
-  return __builtin_bit_cast(uint32_t, acc);
+  return acc;
 }
 
-/* Level `lvl` of a mipmapped resource: the descriptor with that level's base / pitch / extent. */
-__attribute__((always_inline)) static uint32_t sample_level(const ptx_tex_desc *d, uint32_t lvl, uint32_t dims,
-                                                           uint32_t xb, uint32_t yb, uint32_t zb,
-                                                           uint32_t float_coords, uint32_t float_result,
-                                                           uint32_t comp) {
-  if (lvl == 0 || d->num_levels <= 1) return sample(d, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
-  const ptx_tex_level *L = (const ptx_tex_level *)(uintptr_t)d->levels + lvl;
+/* Integer coordinates, or an element-type integer read: the texel itself, unfiltered. */
+static uint32_t unfiltered(const ptx_tex_desc *d, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
+                           int32_t layer, int cube, uint32_t float_coords, uint32_t float_result,
+                           uint32_t comp) {
+  int32_t k0 = layer >= 0 ? layer : 0;
+  if (!float_coords)
+    return texel(d, dims, (int32_t)xb, (int32_t)yb, layer >= 0 ? k0 : (int32_t)zb, comp, float_result != 0);
+  float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
+  int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  if (!cube) {
+    x = wrap_coord(d, 0, x);
+    y = wrap_coord(d, 1, y);
+    z = wrap_coord(d, 2, z);
+  }
+  int32_t i = ptx_texm_point_index(x, extent(d, 0), norm);
+  int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
+  int32_t k = dims > 2 ? ptx_texm_point_index(z, extent(d, 2), norm) : k0;
+  return texel(d, dims, i, j, k, comp, float_result != 0);
+}
+
+/* One sample of level 0 (see footprint()). */
+__attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uint32_t dims, uint32_t xb,
+                                                     uint32_t yb, uint32_t zb, int32_t layer, int cube,
+                                                     uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  if (d->flags & PTX_TEX_FLAG_SRGB) __builtin_trap();
+  if (!float_coords || !float_result)
+    return unfiltered(d, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
+  double acc = footprint(d, dims, __builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
+                         __builtin_bit_cast(float, zb), layer, cube, comp, PART_WHOLE, 0u);
+  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
+}
+
+/* The descriptor of level `lvl` of a mipmapped resource: that level's base / pitch / extent. */
+static ptx_tex_desc level_desc(const ptx_tex_desc *d, uint32_t lvl) {
   ptx_tex_desc c = *d;
+  if (lvl == 0 || d->num_levels <= 1) return c;
+  const ptx_tex_level *L = (const ptx_tex_level *)(uintptr_t)d->levels + lvl;
   c.base = L->base;
   c.pitch = L->pitch;
   c.width = L->width;
   c.height = L->height;
   c.depth = L->depth;
-  return sample(&c, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+  return c;
 }
 
-/* Sampling at level of detail `lod`: bias, then clamped to [min_lod, max_lod] and to the
- * levels present; nearest level (point mip filter) or a blend of the two neighbours. */
-__attribute__((always_inline)) static uint32_t sample_lod(const ptx_tex_desc *d, float lod, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
-                           uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+/* Sampling at level of detail `lod256` (fixed point, desc_lod256): the nearest level
+ * (point mip filter) or the two neighbours weighted by the LOD's fraction, all texels of both
+ * levels summed at once. */
+__attribute__((always_inline)) static uint32_t sample_lod256(const ptx_tex_desc *d, int32_t lod256, uint32_t dims,
+                                                            uint32_t xb, uint32_t yb, uint32_t zb,
+                                                            uint32_t float_coords, uint32_t float_result,
+                                                            uint32_t comp) {
   if (d->num_levels <= 1) return sample(d, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
-  lod += d->lod_bias;
-  lod = __builtin_fminf(__builtin_fmaxf(lod, d->min_lod), d->max_lod);
-  lod = __builtin_fminf(__builtin_fmaxf(lod, 0.0f), (float)(d->num_levels - 1));
-  if (d->mip_filter == PTX_TEX_FILTER_POINT || !float_result)
-    return sample_level(d, (uint32_t)__builtin_floorf(lod + 0.5f), dims, xb, yb, zb, float_coords, float_result, comp);
-  uint32_t l0 = (uint32_t)__builtin_floorf(lod);
-  /* the blend weight in 8 fractional bits, rounded (tex_layered_cube mip.lod.pl equals the H200;
-   * for gradient-derived LODs the H200's weight is off by one 1/256 step in 1 of 3 samples) */
-  float f = weight9(lod - (float)l0);
-  float a = __builtin_bit_cast(float, sample_level(d, l0, dims, xb, yb, zb, float_coords, 1, comp));
-  if (f == 0.0f || l0 + 1 >= d->num_levels) return __builtin_bit_cast(uint32_t, a);
-  float b = __builtin_bit_cast(float, sample_level(d, l0 + 1, dims, xb, yb, zb, float_coords, 1, comp));
-  return __builtin_bit_cast(uint32_t, (1.0f - f) * a + f * b);
+  if (d->mip_filter == PTX_TEX_FILTER_POINT || !float_result || !float_coords) {
+    ptx_tex_desc c = level_desc(d, ptx_texm_nearest_level(lod256));
+    return sample(&c, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+  }
+  uint32_t l0 = (uint32_t)(lod256 >> 8), f = (uint32_t)lod256 & 255u;
+  float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
+  ptx_tex_desc a = level_desc(d, l0);
+  if (f == 0u || l0 + 1 >= d->num_levels)
+    return __builtin_bit_cast(uint32_t, ptx_texm_round(footprint(&a, dims, x, y, z, -1, 0, comp, PART_WHOLE, 0u), 8u));
+  ptx_tex_desc b = level_desc(d, l0 + 1);
+  double acc = footprint(&a, dims, x, y, z, -1, 0, comp, PART_LOW, f) +
+               footprint(&b, dims, x, y, z, -1, 0, comp, PART_HIGH, f);
+  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
+}
+
+/* A LOD (8 fractional bits, before bias) after the descriptor's bias and clamps. */
+static int32_t desc_lod256(const ptx_tex_desc *d, int32_t lod256) {
+  return ptx_texm_clamp_lod256(lod256, d->lod_bias, d->min_lod, d->max_lod, d->num_levels > 1 ? d->num_levels : 1u);
 }
 
 uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
                    uint32_t float_coords, uint32_t float_result, uint32_t comp) {
-  return sample_lod(desc_of(h), 0.0f, dims, xb, yb, zb, float_coords, float_result, comp);
+  const ptx_tex_desc *d = desc_of(h);
+  return sample_lod256(d, desc_lod256(d, 0), dims, xb, yb, zb, float_coords, float_result, comp);
 }
 
 uint32_t __ptx_tex_lod(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t lod,
                        uint32_t float_coords, uint32_t float_result, uint32_t comp) {
-  return sample_lod(desc_of(h), __builtin_bit_cast(float, lod), dims, xb, yb, zb, float_coords, float_result, comp);
+  const ptx_tex_desc *d = desc_of(h);
+  return sample_lod256(d, desc_lod256(d, ptx_texm_fixed8(__builtin_bit_cast(float, lod))), dims, xb, yb, zb, float_coords, float_result,
+                       comp);
 }
 
-/* tex.grad: lod = log2 of the longer of the two gradient vectors in level-0 texels
- * (normalized coordinates scaled by the extent). */
+/* tex.grad: the LOD of the derivative vectors in level-0 texels (normalized coordinates
+ * scaled by the extent), as texture_model.h computes it. */
 uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t dx0, uint32_t dx1,
                         uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_coords,
                         uint32_t float_result, uint32_t comp) {
   const ptx_tex_desc *d = desc_of(h);
-  uint32_t gx[3] = {dx0, dx1, dx2}, gy[3] = {dy0, dy1, dy2};
-  float lx = 0.0f, ly = 0.0f;
-  for (uint32_t k = 0; k < dims; ++k) {
-    float s = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) ? (float)extent(d, k) : 1.0f;
-    float a = __builtin_bit_cast(float, gx[k]) * s, b = __builtin_bit_cast(float, gy[k]) * s;
-    lx += a * a;
-    ly += b * b;
-  }
-  float lod = 0.5f * __builtin_log2f(__builtin_fmaxf(lx, ly));
-  return sample_lod(d, lod, dims, xb, yb, zb, float_coords, float_result, comp);
+  int norm = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  float s0 = norm ? (float)extent(d, 0) : 1.0f, s1 = norm ? (float)extent(d, 1) : 1.0f,
+        s2 = norm ? (float)extent(d, 2) : 1.0f;
+  float ax = __builtin_fabsf(__builtin_bit_cast(float, dx0) * s0), bx = __builtin_fabsf(__builtin_bit_cast(float, dy0) * s0);
+  float ay = dims > 1 ? __builtin_fabsf(__builtin_bit_cast(float, dx1) * s1) : 0.0f;
+  float by = dims > 1 ? __builtin_fabsf(__builtin_bit_cast(float, dy1) * s1) : 0.0f;
+  float az = dims > 2 ? __builtin_fabsf(__builtin_bit_cast(float, dx2) * s2) : 0.0f;
+  float bz = dims > 2 ? __builtin_fabsf(__builtin_bit_cast(float, dy2) * s2) : 0.0f;
+  int32_t lod = ptx_texm_grad_lod256(ptx_texm_grad_length(ax, ay, az), ptx_texm_grad_length(bx, by, bz));
+  return sample_lod256(d, desc_lod256(d, lod), dims, xb, yb, zb, float_coords, float_result, comp);
 }
 
 /* The layer of an array access: the index clamped to [0, layers-1] as an unsigned value

@@ -1,0 +1,213 @@
+/*===- texture_model.h - the NVIDIA texture unit's filtering arithmetic ---===*
+ *
+ * How an NVIDIA texture unit turns coordinates and levels of detail into
+ * texel indices and filter weights, as pure C (the device library's texture.c
+ * samples with it; the host tool tests/golden/texture/texture_model_check.cpp
+ * checks it against every sample the H200 gave for the probe programs
+ * tests/golden/probes/tex_fit_probe.cu and tex_mip_probe.cu). Fitted to the
+ * H200 (session 6, docs/notes/session6-tex.md has the measurements):
+ *  - a normalized coordinate is first truncated (toward -inf) to a fixed-point
+ *    value with 21 fractional bits, then multiplied by the extent exactly; an
+ *    unnormalized coordinate is taken exactly;
+ *  - linear filtering: xB = x - 0.5, texel floor(xB) and the weight a of the
+ *    next texel frac(xB) rounded half up to 8 fractional bits (a weight of
+ *    256/256 moves to the next texel);
+ *  - 2D weights in 1/256: w11 = a*b/256 rounded half up, w10 = a - w11,
+ *    w01 = b - w11, w00 = 256 - a - b + w11 (they sum to 256 exactly);
+ *  - the weighted sum of the texels is formed exactly and rounded once to fp32
+ *    (the H200 is 1 ulp off that in ~0.4% of random fp32 texels);
+ *  - LODs are fixed point with 8 fractional bits: the explicit LOD and the bias
+ *    are truncated, then the LOD is clamped to the truncated [min, max] clamps
+ *    and to the levels; the level is its integer part, the blend weight of the
+ *    next level its fraction;
+ *  - a gradient's LOD: see ptx_texm_grad_lod256.
+ * 3D filtering and the 2D trilinear blend are exact but for what look like
+ * ties decided by a finer weight (ptx_texm_split_hi, ptx_texm_level_weights2).
+ *===----------------------------------------------------------------------===*/
+#ifndef PTX_DEVLIB_TEXTURE_MODEL_H
+#define PTX_DEVLIB_TEXTURE_MODEL_H
+
+#include <stdint.h>
+
+/* Fractional bits of the fixed-point normalized coordinate (H200: tex_fit_probe's norm.W
+ * groups, W = 5, 7, 13, 100, 1000, 4093, 4096, and wrap / mirror / clamp on [-2, 3): 21 is the
+ * only value that fits all their samples; 20 and 22 miss 18..233 per group). */
+#define PTX_TEXM_NORM_BITS 21
+
+/* Unnormalized coordinates are held with this many fractional bits, truncated; bits
+ * below 2^-32 of a texel cannot change an 8-bit weight rounded half up. */
+#define PTX_TEXM_UNNORM_BITS 32
+
+/* Coordinates are limited to +-2^20 (normalized) / +-2^28 texels so that the
+ * fixed-point products stay within 64 bits; beyond that every address mode has
+ * long since saturated or wrapped (wrap and mirror see only [0, 1)). */
+static inline float ptx_texm_limit(float x, float lim) {
+  if (!(x == x)) return 0.0f; /* NaN reads as coordinate 0 */
+  return x < -lim ? -lim : x > lim ? lim : x;
+}
+
+/* A coordinate in texels as a fixed-point value with `*frac_bits` fractional bits. */
+static inline int64_t ptx_texm_texel_fixed(float x, uint32_t extent, int normalized, int *frac_bits) {
+  if (normalized) {
+    *frac_bits = PTX_TEXM_NORM_BITS;
+    float s = ptx_texm_limit(x, 1048576.0f) * (float)(1u << PTX_TEXM_NORM_BITS); /* exact: a power of two */
+    return (int64_t)__builtin_floorf(s) * (int64_t)extent;
+  }
+  *frac_bits = PTX_TEXM_UNNORM_BITS;
+  float s = ptx_texm_limit(x, 268435456.0f);
+  /* floor(s * 2^32) without overflowing a float -> int conversion: split integer and fraction */
+  float fl = __builtin_floorf(s);
+  float fr = (s - fl) * 4294967296.0f; /* exact: s - fl is exact, scaling by a power of two */
+  return (int64_t)fl * 4294967296ll + (int64_t)__builtin_floorf(fr);
+}
+
+/* Nearest-point sampling: the texel containing x. */
+static inline int32_t ptx_texm_point_index(float x, uint32_t extent, int normalized) {
+  int fb;
+  int64_t p = ptx_texm_texel_fixed(x, extent, normalized, &fb);
+  return (int32_t)(p >> fb);
+}
+
+/* Linear filtering along one axis: texels i and i + 1, weight w/256 on i + 1. */
+typedef struct ptx_texm_tap {
+  int32_t i;
+  uint32_t w;
+} ptx_texm_tap;
+
+static inline ptx_texm_tap ptx_texm_linear_tap(float x, uint32_t extent, int normalized) {
+  int fb;
+  int64_t p = ptx_texm_texel_fixed(x, extent, normalized, &fb) - (1ll << (fb - 1)); /* xB = x - 0.5 */
+  ptx_texm_tap t;
+  t.i = (int32_t)(p >> fb);
+  uint64_t fr = (uint64_t)(p - ((p >> fb) << fb));
+  t.w = (uint32_t)((fr + (1ull << (fb - 9))) >> (fb - 8)); /* rounded half up to 1/256 */
+  if (t.w == 256u) { t.i += 1; t.w = 0u; }
+  return t;
+}
+
+/* The 2D weights (1/256) of texels (i,j), (i+1,j), (i,j+1), (i+1,j+1) for axis weights a, b. */
+typedef struct ptx_texm_w2 {
+  uint32_t w00, w10, w01, w11;
+} ptx_texm_w2;
+static inline ptx_texm_w2 ptx_texm_weights2(uint32_t a, uint32_t b) {
+  ptx_texm_w2 w;
+  w.w11 = (a * b + 128u) >> 8;
+  w.w10 = a - w.w11;
+  w.w01 = b - w.w11;
+  w.w00 = 256u - a - b + w.w11;
+  return w;
+}
+
+/* The weights (1/256) of one level of a linear mip blend, the level's share being L (256 - f
+ * for the lower level, f for the upper): x splits L (hx = a*L/256 rounded half up), then y
+ * splits each column (w11 = hx*b/256, w01 = (L - hx)*b/256, rounded half up). H200,
+ * tex_weights_probe (one-hot textures, every weight read off): 1D (b = 0) 1024 of 1024, 2D 1989
+ * of 2048 (the 59 others look like ties decided by a finer weight); the 2D weights of a level
+ * first and then split by f miss 1541. */
+static inline ptx_texm_w2 ptx_texm_level_weights2(uint32_t a, uint32_t b, uint32_t L) {
+  ptx_texm_w2 w;
+  uint32_t hx = (a * L + 128u) >> 8;
+  w.w11 = (hx * b + 128u) >> 8;
+  w.w01 = ((L - hx) * b + 128u) >> 8;
+  w.w10 = hx - w.w11;
+  w.w00 = L - hx - w.w01;
+  return w;
+}
+
+/* A weight w (1/256) split by a third axis weight c into (w - hi, hi), hi = w*c/256 rounded
+ * half up. Used for the third axis of 3D filtering, after x and z (tex_weights_probe w3d: 1964
+ * of 2048 exact, the others at apparent ties; tex_fit_probe tex3 144 of 1024 samples differ;
+ * other orders 317..628) and for 3D mip blends (not measured). */
+static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
+
+/* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
+ * fp32. The weights are integers below 2^32 and the texels fp32, so each product is exact
+ * in double; the double sum of at most 16 terms is then rounded to fp32 (a double rounding
+ * differs from the exact sum's rounding only when the sum lies within 2^-29 of an fp32
+ * rounding boundary). */
+static inline double ptx_texm_accumulate(double acc, uint64_t w, float v) { return acc + (double)w * (double)v; }
+static inline float ptx_texm_round(double acc, uint32_t shift) {
+  return (float)(acc * __builtin_ldexp(1.0, -(int)shift));
+}
+
+/* x in fixed point with 8 fractional bits, truncated, limited to +-2^20. */
+static inline int32_t ptx_texm_fixed8(float x) {
+  return (int32_t)__builtin_floorf(ptx_texm_limit(x, 1048576.0f) * 256.0f);
+}
+
+/* A LOD (fixed point, 8 fractional bits) after bias and clamps (H200, tex_fit_probe lodb: the
+ * LOD and the bias are truncated first, 2048 of 2048; adding in fp32 first misses 921): clamped
+ * to [min_lod, max_lod], then to [0, levels - 1]. */
+static inline int32_t ptx_texm_clamp_lod256(int32_t lod256, float bias, float min_lod, float max_lod,
+                                            uint32_t levels) {
+  int32_t l = lod256 + ptx_texm_fixed8(bias);
+  int32_t lo = ptx_texm_fixed8(min_lod), hi = ptx_texm_fixed8(max_lod);
+  l = l < lo ? lo : l;
+  l = l > hi ? hi : l;
+  int32_t top = (int32_t)(levels - 1u) * 256;
+  return l < 0 ? 0 : l > top ? top : l;
+}
+
+/* log2 of a length in 8 fractional bits, as the H200's texture unit computes it: the
+ * exponent, plus a table lookup on the top 8 bits of the mantissa (tex_fit_probe gax: the
+ * thresholds of all 256 fraction steps, found by bisection on the GPU, are multiples of 2^-8
+ * of the mantissa and the same for every exponent; the table is close to, but not,
+ * round(256 log2(1 + (j + 0.5)/256))). */
+static const uint8_t ptx_texm_log2_table[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255,
+};
+static inline int32_t ptx_texm_log2_256(double len) {
+  if (!(len > 0.0)) return -(1 << 20);
+  uint64_t b = __builtin_bit_cast(uint64_t, len);
+  int32_t e = (int32_t)((b >> 52) & 0x7ffu) - 1023;
+  if (e > 4000) return 1 << 20;
+  return e * 256 + (int32_t)ptx_texm_log2_table[(b >> 44) & 0xffu];
+}
+
+/* The mantissa of |x| truncated to 9 bits. */
+static inline float ptx_texm_trunc9(float x) {
+  return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, x) & 0x7fffc000u);
+}
+
+/* The length of a derivative vector (texels): max + 11/32 (sum of the others) of its
+ * components' magnitudes, each truncated to 9 mantissa bits (tex_fit_probe gvec: the best of
+ * the forms tried; 225 of 2052 bisection thresholds are still off, where the H200's length is
+ * slightly larger; three components are not measured). */
+static inline double ptx_texm_grad_length(float a, float b, float c) {
+  float x = ptx_texm_trunc9(a), y = ptx_texm_trunc9(b), z = ptx_texm_trunc9(c);
+  float mx = __builtin_fmaxf(x, __builtin_fmaxf(y, z));
+  double rest = (double)x + (double)y + (double)z - (double)mx;
+  return (double)mx + rest * (11.0 / 32.0);
+}
+
+/* The LOD (8 fractional bits) of the derivative vectors dx, dy (lengths in texels): log2 of the
+ * longer one. Exact for axis-aligned derivatives (gax, gay, gaxs, tex_mip_probe gradx / grady /
+ * gradiso); the H200 makes a pair of comparable vectors a little longer than the longer one,
+ * which this does not model (tex_mip_probe gradmix, tex_fit_probe gpair / grand). */
+static inline int32_t ptx_texm_grad_lod256(double lx, double ly) {
+  return ptx_texm_log2_256(lx > ly ? lx : ly);
+}
+
+/* The nearest level of a fixed-point LOD (point mip filter): its integer part
+ * rounded half up (H200, tex_mip_probe lodp: L + 0.5 - 2^-11 reads level L -- the
+ * truncated LOD is L + 127/256 there -- and L + 0.5 reads L + 1). */
+static inline uint32_t ptx_texm_nearest_level(int32_t lod256) {
+  return (uint32_t)((lod256 + 128) >> 8);
+}
+
+#endif /* PTX_DEVLIB_TEXTURE_MODEL_H */
