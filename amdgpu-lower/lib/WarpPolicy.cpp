@@ -9,9 +9,35 @@
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 
 namespace amdgpulower {
+
+namespace {
+
+bool refersTo(const llvm::Value *v, const llvm::GlobalVariable *g, unsigned depth = 0) {
+  if (v == g) return true;
+  auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(v);
+  if (!ce || depth > 8) return false;
+  for (const llvm::Value *op : ce->operands())
+    if (refersTo(op, g, depth + 1)) return true;
+  return false;
+}
+
+// Does the kernel (or a function it calls) use the reserved shared memory?
+bool usesReservedSmem(llvm::Function &k) {
+  const llvm::GlobalVariable *g = k.getParent()->getNamedGlobal("__ptx_reserved_smem");
+  if (!g) return false;
+  for (llvm::Function *f : reachableFunctions(&k))
+    for (const llvm::Instruction &i : llvm::instructions(*f))
+      for (const llvm::Value *op : i.operands())
+        if (refersTo(op, g)) return true;
+  return false;
+}
+
+} // namespace
 
 llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo &t,
                                               const LowerOptions &opts) {
@@ -34,7 +60,9 @@ llvm::Expected<PolicyMap> resolveWarpPolicies(llvm::Module &m, const TargetInfo 
       continue;
     }
     auto it = opts.kernelPolicy.find(f.getName().str());
-    map[&f] = it != opts.kernelPolicy.end() ? it->second : opts.defaultPolicy;
+    if (it != opts.kernelPolicy.end()) map[&f] = it->second;
+    else if (opts.defaultPolicy == WarpPolicy::Pack && usesReservedSmem(f)) map[&f] = WarpPolicy::Pad;
+    else map[&f] = opts.defaultPolicy;
   }
   return map;
 }

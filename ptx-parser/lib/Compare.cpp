@@ -105,7 +105,8 @@ private:
   }
 
   bool operand(const Operand &a, const Operand &b) {
-    if (!(eq("kind", a.kind, b.kind) && eq("negated", a.negated, b.negated))) return false;
+    if (!(eq("kind", a.kind, b.kind) && eq("negated", a.negated, b.negated) && eq("minus", a.minus, b.minus)))
+      return false;
     switch (a.kind) {
     case Operand::Kind::Reg:
       return eq("reg", a.reg, b.reg) && eq("offset", a.offset, b.offset) && eq("vsel", a.vsel, b.vsel);

@@ -1173,6 +1173,8 @@ private:
         op.imm = pt == PTXParser::MINUS ? int64_t(0 - uint64_t(op.imm)) : ~op.imm;
       } else if (op.kind == Operand::Kind::FImm && pt == PTXParser::MINUS) {
         op.imm ^= int64_t(uint64_t(1) << (op.fbits - 1));
+      } else if (op.kind == Operand::Kind::Reg && pt == PTXParser::MINUS && !inAddress) {
+        op.minus = true; // vmad's -a / -b / -c; any other use is a Sema error
       } else {
         error(op.loc, "unary '" + std::string(text(prefix)) + "' applies only to constants");
         return false;

@@ -167,7 +167,7 @@ constexpr Spec kSpecs[] = {
     {Opcode::Vmax, 3, 4, 3, 3, " sat add min max"},
     {Opcode::Vshl, 3, 4, 3, 3, " sat add min max clamp wrap"},
     {Opcode::Vshr, 3, 4, 3, 3, " sat add min max clamp wrap"},
-    {Opcode::Vmad, 4, 4, 2, 2, " sat shr7 shr15 po"},
+    {Opcode::Vmad, 4, 4, 3, 3, " sat shr7 shr15 po"},
     {Opcode::Vset, 3, 4, 2, 2, " add min max" CMP},
     {Opcode::Vadd2, 3, 4, 3, 3, " sat add"},
     {Opcode::Vsub2, 3, 4, 3, 3, " sat add"},

@@ -270,6 +270,7 @@ private:
 
   void operand(const Operand &op) {
     if (op.negated) out_ += "!";
+    if (op.minus) out_ += "-";
     switch (op.kind) {
     case Operand::Kind::Reg:
       out_ += regName(op.reg, op.name);

@@ -65,6 +65,7 @@ public:
 
   void run() {
     checkVideoSelectors();
+    checkNegatedRegisters();
     const InstrRule &rule = instrRule(in_.op);
     checkModifiers(rule);
     checkCounts(rule);
@@ -80,6 +81,18 @@ private:
       if (o.vsel && !video)
         diags_.error(o.loc, "register selector on '" + std::string(opcodeName(in_.op)) +
                                 "': byte/half selectors are only valid on video instructions");
+  }
+
+  // -%r: only vmad negates register operands (a, b, c; not with .po, which adds 1 itself).
+  void checkNegatedRegisters() {
+    for (size_t i = 0; i < in_.operands.size(); ++i) {
+      const Operand &o = in_.operands[i];
+      if (!o.minus) continue;
+      if (in_.op != Opcode::Vmad || i == 0)
+        diags_.error(o.loc, "unary '-' applies only to constants (and to the a, b, c operands of vmad)");
+      else if (in_.has(Mod::Po))
+        diags_.error(o.loc, "'vmad.po' does not take negated operands");
+    }
   }
 
   const Instruction &in_;

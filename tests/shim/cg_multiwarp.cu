@@ -62,17 +62,19 @@ static bool check(int blocks, int threads, const std::vector<int> &in) {
 }
 
 int main(int argc, char **argv) {
-  int only = argc > 1 ? atoi(argv[1]) : -1; // run one case (0-5) only
+  // optional argument: the cases (digits 0-5) to run, e.g. "01235" (all but the 1024-thread block)
+  const char *only = argc > 1 ? argv[1] : "012345";
+  auto on = [&](char c) { for (const char *p = only; *p; ++p) if (*p == c) return true; return false; };
   std::vector<int> in(4096);
   uint32_t s = 12345;
   for (auto &x : in) { s = s * 1103515245u + 12345u; x = (int)(s >> 8) % 20001 - 10000; }
   bool ok = true;
-  if (only < 0 || only == 0) ok &= check<64>(2, 128, in);
-  if (only < 0 || only == 1) ok &= check<64>(1, 256, in);
-  if (only < 0 || only == 2) ok &= check<128>(2, 256, in);
-  if (only < 0 || only == 3) ok &= check<128>(1, 512, in);
-  if (only < 0 || only == 4) ok &= check<256>(1, 1024, in);
-  if (only < 0 || only == 5) ok &= check<256>(3, 256, in);
+  if (on('0')) ok &= check<64>(2, 128, in);
+  if (on('1')) ok &= check<64>(1, 256, in);
+  if (on('2')) ok &= check<128>(2, 256, in);
+  if (on('3')) ok &= check<128>(1, 512, in);
+  if (on('4')) ok &= check<256>(1, 1024, in);
+  if (on('5')) ok &= check<256>(3, 256, in);
   printf("cg_multiwarp %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -113,7 +113,8 @@ struct Operand {
     Pair,   // %r1|%p1 (setp/shfl second predicate result) -> elems = {first, second}
   };
   Kind kind = Kind::Imm;
-  bool negated = false;     // !%p (predicate operand), -x is not legal PTX
+  bool negated = false;     // !%p (predicate operand)
+  bool minus = false;       // -%r: a negated register, legal only as vmad's a, b, c (Sema checks)
   bool warpSz = false;      // Imm written as WARP_SZ (+/- offset): printed back as WARP_SZ
   uint16_t vsel = 0;        // video byte/half selector on a register (%r1.b3210, %r2.h10): VideoSel
   uint8_t fbits = 0;        // FImm width

@@ -2,8 +2,18 @@
 """Generates vmad_probe.cu: every vmad form (dtype/atype/btype u32|s32, .sat, .shr7/.shr15,
 operand negation, .po, a few part selectors) applied to a fixed set of operand triples; the
 program prints one line per (form, triple) -- "form a b c d" in hex -- so that the H200's answers
-can serve as golden data for the translator's vmad (PTX ISA 'vmad' pseudo-code)."""
-import itertools
+can serve as golden data for the translator's vmad (PTX ISA 'vmad' pseudo-code).
+
+usage: gen_vmad_probe.py [--dense] [OUTDIR]
+  (default) vmad_probe.cu: 303 forms x 32 triples (recorded in session 4).
+  --dense   vmad_dense_probe.cu: every type triple x every a/b part selector (incl. none), plus
+            .sat/.shr7/.shr15/negation/.po with seeded random selectors, x 48 other triples
+            (recorded in session 6 to check the fit made on vmad_probe)."""
+import itertools, os, sys
+
+dense = "--dense" in sys.argv[1:]
+args = [x for x in sys.argv[1:] if x != "--dense"]
+outdir = args[0] if args else "."
 
 forms = []
 for dt, at, bt in itertools.product(("u32", "s32"), repeat=3):
@@ -16,7 +26,7 @@ for dt, at, bt in itertools.product(("u32", "s32"), repeat=3):
                     forms.append((f"vmad.{dt}.{at}.{bt}{sat}{scale}", "-" if "a" in neg else "",
                                   "-" if "b" in neg else "", "-" if "c" in neg else "", "", ""))
 # part selectors
-for asel, bsel in (("b0", "b3"), ("b2", "b1"), ("h0", "h1"), ("h1", "h0"), ("b1", "h1")):
+for asel, bsel in () if dense else (("b0", "b3"), ("b2", "b1"), ("h0", "h1"), ("h1", "h0"), ("b1", "h1")):
     for at, bt in (("u32", "u32"), ("s32", "s32"), ("u32", "s32")):
         forms.append((f"vmad.s32.{at}.{bt}", "", "", "", "." + asel, "." + bsel))
 
@@ -26,8 +36,27 @@ triples = [(0, 0, 0), (1, 1, 1), (3, 5, 7), (0xffffffff, 0xffffffff, 0xffffffff)
            (0x7fffffff, 0x7fffffff, 0x7fffffff), (0x80000000, 0x80000000, 0x80000000),
            (0x12345678, 0x9abcdef0, 0x0fedcba9), (0xffff, 0x10001, 0x80000000), (2, 0xffffffff, 1),
            (0x7f, 0x80, 0xff), (0x8000, 0x8000, 0xffff8000)]
-s = 0x9e3779b9
-for i in range(20):
+SELS = ("", "b0", "b1", "b2", "b3", "h0", "h1")
+if dense:
+    forms = []
+    for dt, at, bt in itertools.product(("u32", "s32"), repeat=3):
+        for asel, bsel in itertools.product(SELS, repeat=2):
+            forms.append((f"vmad.{dt}.{at}.{bt}", "", "", "", asel and "." + asel, bsel and "." + bsel))
+    r = 0x2545f491
+    for dt, at, bt in itertools.product(("u32", "s32"), repeat=3):
+        for sat in ("", ".sat"):
+            for scale in ("", ".shr7", ".shr15"):
+                for neg in ("", "-a", "-b", "-c", "-ab", "-abc", "po"):
+                    r = (r * 1103515245 + 12345) & 0xffffffff
+                    asel, bsel = SELS[(r >> 8) % 7], SELS[(r >> 16) % 7]
+                    po = ".po" if neg == "po" else ""
+                    forms.append((f"vmad.{dt}.{at}.{bt}{po}{sat}{scale}", "-" if "a" in neg else "",
+                                  "-" if "b" in neg else "", "-" if "c" in neg else "",
+                                  asel and "." + asel, bsel and "." + bsel))
+    triples = [(0x80, 0x8000, 0x80000000), (0xff7f, 0x807f80ff, 0x7fffffff), (0x7fff7fff, 0x80008000, 1),
+               (0xffffffff, 0x7fffffff, 0x80000000), (0x7f7f7f7f, 0x80808080, 0xffffffff)]
+s = 0x51ed270b if dense else 0x9e3779b9
+for i in range(43 if dense else 20):
     t = []
     for k in range(3):
         s = (s * 1103515245 + 12345) & 0xffffffff
@@ -57,5 +86,5 @@ out.append(r"""int main() {
     for (int i = 0; i < NT; ++i) printf("%s | %08x %08x %08x %08x\n", F[f], t[i][0], t[i][1], t[i][2], h[f * NT + i]);
   return 0;
 }""")
-open("vmad_probe.cu", "w").write("\n".join(out) + "\n")
+open(os.path.join(outdir, "vmad_dense_probe.cu" if dense else "vmad_probe.cu"), "w").write("\n".join(out) + "\n")
 print(len(forms), "forms", len(triples), "triples")

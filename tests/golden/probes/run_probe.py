@@ -3,7 +3,7 @@
 compares its stdout with the H200's, line by line (the probes print one line per form / sample).
 
   run_probe.py --nvcc NVCC --shim-dir DIR --probes tests/golden/probes --work DIR --prog NAME
-               --arch gfx1100|gfx90a [--policy pack|pad] [--generator gen_NAME.py]
+               --arch gfx1100|gfx90a [--policy pack|pad] [--generator "gen_NAME.py [OPTIONS]"]
                [--max-diff GROUP=N ...]
 
 With --generator the probe's .cu is generated into the work folder first (the committed golden's
@@ -32,7 +32,9 @@ def main():
     work = os.path.join(a.work, "%s.%s.%s" % (a.prog, a.arch, a.policy))  # one per test: they run in parallel
     os.makedirs(work, exist_ok=True)
     if a.generator:
-        subprocess.run([sys.executable, os.path.join(a.probes, a.generator), work], check=True, stdout=subprocess.DEVNULL)
+        gen = a.generator.split()  # the generator script, then its options
+        subprocess.run([sys.executable, os.path.join(a.probes, gen[0])] + gen[1:] + [work], check=True,
+                       stdout=subprocess.DEVNULL)
         src = os.path.join(work, a.prog + ".cu")
     else:
         src = os.path.join(a.probes, a.prog + ".cu")
