@@ -90,6 +90,7 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
   if (auto e = lowerDirectedRounding(m, tm.getTargetCPU())) return std::move(e);
   trapCallsOfData(m);
   outlineDivision64(m);
+  lowerFlushedExp2(m);
   llvm::SmallVector<char, 0> buf;
   llvm::raw_svector_ostream os(buf);
   llvm::legacy::PassManager pm;

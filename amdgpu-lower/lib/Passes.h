@@ -10,6 +10,7 @@
 //   Codegen.cpp       TargetMachine, instruction selection, per-kernel split
 //   DirectedRounding.cpp  constrained FP ops with a static directed rounding
 //                     -> MODE-register islands, right before selection
+//   Exp2FlushToZero.cpp   ex2.approx.ftz's exp2 -> v_exp_f32, right before selection
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
 //===----------------------------------------------------------------------===//
@@ -67,6 +68,10 @@ void stripNaNCanonicalTags(llvm::Module &m);
 // A directed constrained operation without a single-instruction lowering is
 // an error naming it.
 llvm::Error lowerDirectedRounding(llvm::Module &m, llvm::StringRef cpu);
+// exp2 afn whose every use flushes its subnormal results (ex2.approx.ftz.f32)
+// -> llvm.amdgcn.exp2 + one compare (Exp2FlushToZero.cpp; before instruction selection).
+bool lowerFlushedExp2(llvm::Function &f);
+void lowerFlushedExp2(llvm::Module &m);
 // 64-bit udiv/sdiv/urem/srem by a non-constant divisor -> calls of one
 // noinline subroutine per opcode (OutlineDivision64.cpp; before instruction selection).
 void outlineDivision64(llvm::Module &m);
