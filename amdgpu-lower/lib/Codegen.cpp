@@ -87,6 +87,7 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
                                                   bool assembly) {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple());
+  foldNaNFreeChecks(m);
   if (auto e = lowerDirectedRounding(m, tm.getTargetCPU())) return std::move(e);
   trapCallsOfData(m);
   outlineDivision64(m);

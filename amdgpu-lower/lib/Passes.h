@@ -11,6 +11,7 @@
 //   DirectedRounding.cpp  constrained FP ops with a static directed rounding
 //                     -> MODE-register islands, right before selection
 //   Exp2FlushToZero.cpp   ex2.approx.ftz's exp2 -> v_exp_f32, right before selection
+//   FoldNaNFreeChecks.cpp NaN tests of values that cannot be NaN, right before selection
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
 //===----------------------------------------------------------------------===//
@@ -59,6 +60,12 @@ void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch);
 // (RelaxNaNCanonicalizationPass, the new-PM form, is a row of Passes.def.)
 bool relaxNaNCanonicalization(llvm::Function &f);
 void stripNaNCanonicalTags(llvm::Module &m);
+
+// fcmp uno/ord of operands that cannot be NaN (ValueTracking, and constrained
+// add/sub/mul/fma of finite operands) -> false/true (FoldNaNFreeChecks.cpp;
+// before instruction selection, ahead of lowerDirectedRounding).
+bool foldNaNFreeChecks(llvm::Function &f);
+void foldNaNFreeChecks(llvm::Module &m);
 
 // Replaces every constrained FP intrinsic whose static rounding is .rz/.rm/.rp
 // by one inline-asm island that sets the MODE register's rounding fields,
