@@ -87,9 +87,11 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
                                                   bool assembly) {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple());
+  foldNaNFreeChecks(m);
   if (auto e = lowerDirectedRounding(m, tm.getTargetCPU())) return std::move(e);
   trapCallsOfData(m);
   outlineDivision64(m);
+  lowerFlushedExp2(m);
   llvm::SmallVector<char, 0> buf;
   llvm::raw_svector_ostream os(buf);
   llvm::legacy::PassManager pm;

@@ -10,6 +10,8 @@
 //   Codegen.cpp       TargetMachine, instruction selection, per-kernel split
 //   DirectedRounding.cpp  constrained FP ops with a static directed rounding
 //                     -> MODE-register islands, right before selection
+//   Exp2FlushToZero.cpp   ex2.approx.ftz's exp2 -> v_exp_f32, right before selection
+//   FoldNaNFreeChecks.cpp NaN tests of values that cannot be NaN, right before selection
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
 //===----------------------------------------------------------------------===//
@@ -59,6 +61,12 @@ void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch);
 bool relaxNaNCanonicalization(llvm::Function &f);
 void stripNaNCanonicalTags(llvm::Module &m);
 
+// fcmp uno/ord of operands that cannot be NaN (ValueTracking, and constrained
+// add/sub/mul/fma of finite operands) -> false/true (FoldNaNFreeChecks.cpp;
+// before instruction selection, ahead of lowerDirectedRounding).
+bool foldNaNFreeChecks(llvm::Function &f);
+void foldNaNFreeChecks(llvm::Module &m);
+
 // Replaces every constrained FP intrinsic whose static rounding is .rz/.rm/.rp
 // by one inline-asm island that sets the MODE register's rounding fields,
 // runs the single instruction and restores round-to-nearest-even
@@ -67,6 +75,10 @@ void stripNaNCanonicalTags(llvm::Module &m);
 // A directed constrained operation without a single-instruction lowering is
 // an error naming it.
 llvm::Error lowerDirectedRounding(llvm::Module &m, llvm::StringRef cpu);
+// exp2 afn whose every use flushes its subnormal results (ex2.approx.ftz.f32)
+// -> llvm.amdgcn.exp2 + one compare (Exp2FlushToZero.cpp; before instruction selection).
+bool lowerFlushedExp2(llvm::Function &f);
+void lowerFlushedExp2(llvm::Module &m);
 // 64-bit udiv/sdiv/urem/srem by a non-constant divisor -> calls of one
 // noinline subroutine per opcode (OutlineDivision64.cpp; before instruction selection).
 void outlineDivision64(llvm::Module &m);
