@@ -8,8 +8,11 @@
  * uses xB = x - 0.5, i = floor(xB) and the weight alpha = frac(xB) held in
  * 9-bit fixed point (8 fractional bits, rounded), as NVIDIA hardware does.
  * cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] / [-1,1];
- * half-float texels read as float. Channels beyond the format's count read
- * 0. Results are returned one component at a time as 32-bit patterns (the
+ * half-float texels read as float. Element-type integer reads are filtered
+ * too when the descriptor asks for it (only the driver API creates such
+ * objects): the integers are blended exactly with the same weights and
+ * rounded half up (8/16-bit channels) or toward -infinity (32-bit), as the
+ * H200 does. Channels beyond the format's count read 0. Results are returned one component at a time as 32-bit patterns (the
  * devlib ABI has no aggregates): float bits for float reads, the integer
  * for element-type integer reads.
  * Arrays (tex.a1d / a2d) read one layer, cubes (tex.cube / acube) pick a face and
@@ -122,6 +125,38 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
 
 static float weight9(float f) { return __builtin_rintf(f * 256.0f) / 256.0f; }
 
+/* Linear filtering of element-type integer reads at texel coordinates c (driver API:
+ * CU_TRSF_READ_AS_INTEGER with CU_TR_FILTER_MODE_LINEAR; cudaCreateTextureObject refuses
+ * it). The texels are blended with the 9-bit weights in exact integer arithmetic (the
+ * weights in 1/256 steps), then rounded half up for 8- and 16-bit channels and toward
+ * -infinity for 32-bit ones: the H200's results for all six integer formats, 1D and 2D
+ * (tests/driver/golden/drv_tex_int.out); 3D follows the same rule (not recorded). */
+static uint32_t sample_int_linear(const ptx_tex_desc *d, uint32_t dims, const float *c, int32_t k0,
+                                  uint32_t comp) {
+  int32_t i0[3] = {0, 0, k0};
+  int64_t w[3] = {0, 0, 0};
+  for (uint32_t k = 0; k < dims; ++k) {
+    float xB = c[k] - 0.5f, fl = __builtin_floorf(xB);
+    i0[k] = (int32_t)fl;
+    w[k] = (int64_t)__builtin_rintf((xB - fl) * 256.0f);
+  }
+  int sgn = d->kind == PTX_TEX_KIND_SIGNED;
+  int64_t acc = 0;
+  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
+  for (uint32_t dz = 0; dz < nz; ++dz)
+    for (uint32_t dy = 0; dy < ny; ++dy)
+      for (uint32_t dx = 0; dx < 2; ++dx) {
+        int64_t wt = dx ? w[0] : 256 - w[0];
+        if (dims > 1) wt *= dy ? w[1] : 256 - w[1];
+        if (dims > 2) wt *= dz ? w[2] : 256 - w[2];
+        uint32_t t = texel(d, dims, i0[0] + (int32_t)dx, i0[1] + (int32_t)dy, i0[2] + (int32_t)dz, comp, 0);
+        acc += wt * (sgn ? (int64_t)(int32_t)t : (int64_t)t);
+      }
+  uint32_t shift = 8u * dims;
+  if (d->bits < 32) acc += (int64_t)1 << (shift - 1);
+  return (uint32_t)(acc >> shift);
+}
+
 /* One sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D array or cube
  * (dims 1/2; layer < 0: not layered). Coordinates as in __ptx_tex; `cube` means the
  * coordinates are face coordinates (s, t) in [0,1], scaled by the face width whatever the
@@ -137,7 +172,8 @@ __attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uin
   float c[3] = {__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
                 __builtin_bit_cast(float, zb)};
   for (uint32_t k = 0; k < dims; ++k) c[k] = cube ? c[k] * (float)extent(d, k) : texel_coord(d, k, c[k]);
-  if (d->filter == PTX_TEX_FILTER_POINT || !as_float) {
+  if (d->filter == PTX_TEX_FILTER_LINEAR && !as_float) return sample_int_linear(d, dims, c, k0, comp);
+  if (d->filter == PTX_TEX_FILTER_POINT) {
     int32_t i[3] = {0, 0, k0};
     for (uint32_t k = 0; k < dims; ++k) i[k] = (int32_t)__builtin_floorf(c[k]);
     return texel(d, dims, i[0], i[1], i[2], comp, as_float);

@@ -139,6 +139,11 @@ std::vector<DrvContext *> &contextStack(); // this thread's
 // The live DrvContext wrapping a core context; null when none.
 DrvContext *contextOf(const runtime::Context *Core);
 
+// A live stream / event: one made by the driver API, or by the runtime API (libcudart.so.13 makes
+// them in the core directly) in a live context: both APIs' handles are the core's objects.
+bool liveStream(const runtime::Stream *S);
+bool liveEvent(const runtime::Event *E);
+
 // Stream handle -> core stream of the current context (null / CU_STREAM_LEGACY: legacy
 // stream; CU_STREAM_PER_THREAD, or null from a _ptsz/_ptds entry point: per-thread stream).
 CUresult resolveStream(CUstream H, bool PerThreadDefault, runtime::Stream **Out);

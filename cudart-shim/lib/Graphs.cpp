@@ -783,4 +783,24 @@ cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *Out, cudaGraph_
   return instantiateWithParams(Out, G, P, true);
 }
 
+// Conditional nodes (CUDA 12.3+: IF / WHILE / SWITCH bodies chosen on the device through a
+// cudaGraphConditionalHandle) are not modelled: refused by name with cudaErrorNotSupported, at the
+// handle and at the generic cudaGraphAddNode, whose other node types go through the type-specific
+// cudaGraphAdd*Node entry points here.
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *H, cudaGraph_t G, unsigned, unsigned) {
+  if (!H || !graphOf(G)) return invalid();
+  note("cudaGraphConditionalHandleCreate: conditional graph nodes are not supported");
+  return recordError(cudaErrorNotSupported);
+}
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *Out, cudaGraph_t G, const cudaGraphNode_t *, const cudaGraphEdgeData *,
+                             size_t, cudaGraphNodeParams *P) {
+  if (!Out || !graphOf(G) || !P) return invalid();
+  if (P->type == cudaGraphNodeTypeConditional)
+    note("cudaGraphAddNode: conditional graph nodes (cudaGraphNodeTypeConditional) are not supported");
+  else
+    note("cudaGraphAddNode: generic node parameters (node type " + std::to_string(int(P->type)) +
+         ") are not supported; the type-specific cudaGraphAdd*Node entry points are");
+  return recordError(cudaErrorNotSupported);
+}
+
 } // extern "C"

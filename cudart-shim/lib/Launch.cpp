@@ -32,6 +32,10 @@ cudaError_t launch(const void *Func, dim3 G, dim3 B, void **Args, size_t Shmem, 
   cudaError_t Err = cudaSuccess;
   runtime::Stream *St = stream(*C, S, PerThread, &Err);
   if (!St) return recordError(Err);
+  if (&St->context() != C) {
+    note("kernel launch: the stream belongs to another context than the current one");
+    return recordError(cudaErrorInvalidResourceHandle);
+  }
   runtime::LaunchConfig LC;
   LC.grid = {G.x, G.y, G.z};
   LC.block = {B.x, B.y, B.z};
