@@ -150,8 +150,8 @@ CUresult resolveStream(CUstream H, bool PerThreadDefault, runtime::Stream **Out)
 
 // A CUfunction that may also be a CUkernel (CUDA 12+ accepts both in cuLaunchKernel).
 CUresult resolveFunction(CUfunction F, DrvFunction **Out);
-// The kernel's function in the current context (loading the library's module there).
-CUresult kernelFunction(DrvKernel *K, DrvFunction **Out);
+// The kernel's function in the current context, or in `In` (loading the library's module there).
+CUresult kernelFunction(DrvKernel *K, DrvFunction **Out, DrvContext *In = nullptr);
 CUresult moduleFunction(DrvModule *M, const char *Name, DrvFunction **Out);
 // cuCtxDestroy: the libraries' modules in C are gone (Module.cpp).
 void forgetLibraryModules(DrvContext *C);

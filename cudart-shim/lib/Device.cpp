@@ -156,8 +156,8 @@ runtime::Stream *stream(runtime::Context &C, cudaStream_t S, bool PerThreadDefau
   auto *St = reinterpret_cast<runtime::Stream *>(S);
   if (C.isLive(St)) return St;
   // A stream of another context of the device (one current earlier) stays
-  // usable for synchronisation, queries and copies, as on CUDA; a launch
-  // checks that its kernel belongs to the stream's context (Launch.cpp).
+  // usable, as on the H200: synchronisation, copies, and launches, which run
+  // in the stream's context (Launch.cpp).
   for (runtime::Context *O : C.device().contexts())
     if (O != &C && O->isLive(St)) return St;
   *Err = cudaErrorInvalidResourceHandle;

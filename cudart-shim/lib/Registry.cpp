@@ -71,13 +71,13 @@ struct KernelEntry {
 };
 
 namespace {
-// Caller holds reg().Mu. Loads M in the current context C (*Out: its module
-// there). After a cudaDeviceReset (a new context generation) the fat binary
+// Caller holds reg().Mu. Loads M in context C (null on entry: the current
+// one; *Out: its module there). After a cudaDeviceReset (a new context generation) the fat binary
 // is loaded again, as CUDA does: its kernels' cached functions are dropped
 // and its variables start from their initial values.
 cudaError_t ensureLoaded(Registry &R, FatModule &FM, runtime::Context *&C, runtime::Module *&Out) {
   cudaError_t Err = cudaSuccess;
-  C = context(&Err);
+  if (!C) C = context(&Err);
   if (!C) return Err;
   Loaded &M = FM.perContext[C->id()];
   if ((M.mod || M.tried) && M.generation != C->generation()) {
@@ -166,11 +166,11 @@ KernelEntry *kernelFor(const void *Func) {
   return nullptr;
 }
 
-cudaError_t functionOf(KernelEntry *K, runtime::Function **F) {
+cudaError_t functionOf(KernelEntry *K, runtime::Function **F, runtime::Context *In) {
   if (!K) return cudaErrorInvalidDeviceFunction;
   Registry &R = reg();
   std::lock_guard<std::mutex> G(R.Mu);
-  runtime::Context *C = nullptr;
+  runtime::Context *C = In;
   runtime::Module *M = nullptr;
   if (cudaError_t E = ensureLoaded(R, *K->mod, C, M)) return E;
   if (auto It = K->fn.find(C->id()); It != K->fn.end() && !It->second->module().retired()) {

@@ -55,8 +55,9 @@ bool padPolicy();
 // Registry (Registry.cpp).
 struct KernelEntry;
 KernelEntry *kernelFor(const void *Func);
-// The kernel's core Function (translating its module on first use).
-cudaError_t functionOf(KernelEntry *K, runtime::Function **F);
+// The kernel's core Function in context In (default: the current one),
+// translating its module there on first use.
+cudaError_t functionOf(KernelEntry *K, runtime::Function **F, runtime::Context *In = nullptr);
 cudaError_t symbolAddress(const void *Symbol, uint64_t *Addr, size_t *Size);
 // The PTX ISA target (sm_XX as a number) the kernel's module was read for.
 uint32_t ptxArchOf(KernelEntry *K);
