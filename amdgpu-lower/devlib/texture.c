@@ -10,7 +10,10 @@
  * [-1,1]; half-float texels read as float. Channels beyond the format's count
  * read 0. Results are returned one component at a time as 32-bit patterns
  * (the devlib ABI has no aggregates): float bits for float reads, the integer
- * for element-type integer reads (never filtered).
+ * for element-type integer reads. Those are filtered too when the
+ * descriptor asks for it (only the driver API creates such objects): the
+ * integers are blended exactly with the taps' 8-bit weights and rounded half
+ * up (8/16-bit channels) or toward -infinity (32-bit), as the H200 does.
  * Arrays (tex.a1d / a2d) read one layer, cubes (tex.cube / acube) pick a face
  * and face coordinates from a direction; mipmapped resources (tex.level /
  * tex.grad, and plain tex at LOD 0) read the nearest level or blend two.
@@ -184,6 +187,41 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
   return acc;
 }
 
+/* Linear filtering of element-type integer reads (driver API: CU_TRSF_READ_AS_INTEGER with
+ * CU_TR_FILTER_MODE_LINEAR; cudaCreateTextureObject refuses it). The taps are the float path's
+ * (texture_model.h), but the texels are blended with the exact products of the axis weights
+ * (1/256 per axis), then rounded half up for 8- and 16-bit channels and toward -infinity for
+ * 32-bit ones: the H200's results for all six integer formats, 1D and 2D
+ * (tests/driver/golden/drv_tex_int.out); 3D follows the same rule (not recorded). */
+static uint32_t sample_int_linear(const ptx_tex_desc *d, uint32_t dims, float x, float y, float z,
+                                  int32_t layer, int cube, uint32_t comp) {
+  int32_t k0 = layer >= 0 ? layer : 0;
+  int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  if (!cube) {
+    x = wrap_coord(d, 0, x);
+    y = wrap_coord(d, 1, y);
+    z = wrap_coord(d, 2, z);
+  }
+  ptx_texm_tap t[3] = {ptx_texm_linear_tap(x, extent(d, 0), norm), {0, 0u}, {k0, 0u}};
+  if (dims > 1) t[1] = ptx_texm_linear_tap(y, extent(d, 1), norm);
+  if (dims > 2) t[2] = ptx_texm_linear_tap(z, extent(d, 2), norm);
+  int sgn = d->kind == PTX_TEX_KIND_SIGNED;
+  int64_t acc = 0;
+  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
+  for (uint32_t dz = 0; dz < nz; ++dz)
+    for (uint32_t dy = 0; dy < ny; ++dy)
+      for (uint32_t dx = 0; dx < 2; ++dx) {
+        int64_t wt = dx ? t[0].w : 256 - t[0].w;
+        if (dims > 1) wt *= dy ? t[1].w : 256 - t[1].w;
+        if (dims > 2) wt *= dz ? t[2].w : 256 - t[2].w;
+        uint32_t v = texel(d, dims, t[0].i + (int32_t)dx, t[1].i + (int32_t)dy, t[2].i + (int32_t)dz, comp, 0);
+        acc += wt * (sgn ? (int64_t)(int32_t)v : (int64_t)v);
+      }
+  uint32_t shift = 8u * dims;
+  if (d->bits < 32) acc += (int64_t)1 << (shift - 1);
+  return (uint32_t)(acc >> shift);
+}
+
 /* Integer coordinates, or an element-type integer read: the texel itself, unfiltered. */
 static uint32_t unfiltered(const ptx_tex_desc *d, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
                            int32_t layer, int cube, uint32_t float_coords, uint32_t float_result,
@@ -209,6 +247,9 @@ __attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uin
                                                      uint32_t yb, uint32_t zb, int32_t layer, int cube,
                                                      uint32_t float_coords, uint32_t float_result, uint32_t comp) {
   if (d->flags & PTX_TEX_FLAG_SRGB) __builtin_trap();
+  if (float_coords && !float_result && d->filter == PTX_TEX_FILTER_LINEAR)
+    return sample_int_linear(d, dims, __builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
+                             __builtin_bit_cast(float, zb), layer, cube, comp);
   if (!float_coords || !float_result)
     return unfiltered(d, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
   double acc = footprint(d, dims, __builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),

@@ -253,11 +253,11 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *Config) {
 }
 CUresult cuCtxSetCacheConfig(CUfunc_cache) { return CUDA_SUCCESS; } // a hint; LDS size is fixed
 
-// A context's id: unique among live contexts (the core context's address).
+// A context's id: unique over the process's life (the core context's id()).
 CUresult cuCtxGetId(CUcontext Ctx, unsigned long long *Id) {
   if (!Id) return CUDA_ERROR_INVALID_VALUE;
   DrvContext *C;
   if (CUresult R = liveContext(Ctx, &C)) return R;
-  *Id = reinterpret_cast<uintptr_t>(C->core);
+  *Id = C->core->id();
   return CUDA_SUCCESS;
 }

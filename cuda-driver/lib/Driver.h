@@ -139,14 +139,19 @@ std::vector<DrvContext *> &contextStack(); // this thread's
 // The live DrvContext wrapping a core context; null when none.
 DrvContext *contextOf(const runtime::Context *Core);
 
+// A live stream / event: one made by the driver API, or by the runtime API (libcudart.so.13 makes
+// them in the core directly) in a live context: both APIs' handles are the core's objects.
+bool liveStream(const runtime::Stream *S);
+bool liveEvent(const runtime::Event *E);
+
 // Stream handle -> core stream of the current context (null / CU_STREAM_LEGACY: legacy
 // stream; CU_STREAM_PER_THREAD, or null from a _ptsz/_ptds entry point: per-thread stream).
 CUresult resolveStream(CUstream H, bool PerThreadDefault, runtime::Stream **Out);
 
 // A CUfunction that may also be a CUkernel (CUDA 12+ accepts both in cuLaunchKernel).
 CUresult resolveFunction(CUfunction F, DrvFunction **Out);
-// The kernel's function in the current context (loading the library's module there).
-CUresult kernelFunction(DrvKernel *K, DrvFunction **Out);
+// The kernel's function in the current context, or in `In` (loading the library's module there).
+CUresult kernelFunction(DrvKernel *K, DrvFunction **Out, DrvContext *In = nullptr);
 CUresult moduleFunction(DrvModule *M, const char *Name, DrvFunction **Out);
 // cuCtxDestroy: the libraries' modules in C are gone (Module.cpp).
 void forgetLibraryModules(DrvContext *C);

@@ -49,7 +49,7 @@ CUgraphNode handle(const runtime::GraphNode *N) {
 }
 runtime::Event *eventOf(CUevent E) {
   auto *P = reinterpret_cast<runtime::Event *>(E);
-  return P && HandleTable::get().live<runtime::Event>(P) ? P : nullptr;
+  return P && liveEvent(P) ? P : nullptr;
 }
 
 bool depsOf(runtime::Graph &G, const CUgraphNode *D, size_t N, std::vector<runtime::GraphNode *> &Out) {
@@ -462,6 +462,26 @@ DRV(cuGraphChildGraphNodeGetGraph, (CUgraphNode Nh, CUgraph *G)) {
   if (!N || !G || N->kind != runtime::GraphNodeKind::ChildGraph) return CUDA_ERROR_INVALID_VALUE;
   *G = reinterpret_cast<CUgraph>(N->child.get());
   return CUDA_SUCCESS;
+}
+// Conditional nodes (IF / WHILE / SWITCH through a CUgraphConditionalHandle) are not modelled:
+// refused by name (CUDA_ERROR_NOT_SUPPORTED), at the handle and at the generic cuGraphAddNode,
+// whose other node types go through the type-specific cuGraphAdd*Node entry points here.
+DRV(cuGraphConditionalHandleCreate, (CUgraphConditionalHandle * H, CUgraph G, CUcontext, unsigned, unsigned)) {
+  if (!H || !graphOf(G)) return CUDA_ERROR_INVALID_VALUE;
+  return unsupported("cuGraphConditionalHandleCreate (conditional graph nodes)");
+}
+static CUresult addGenericNode(CUgraphNode *Out, CUgraph G, CUgraphNodeParams *P) {
+  if (!Out || !graphOf(G) || !P) return CUDA_ERROR_INVALID_VALUE;
+  if (P->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+    return unsupported("cuGraphAddNode (conditional graph nodes: CU_GRAPH_NODE_TYPE_CONDITIONAL)");
+  return unsupported("cuGraphAddNode (generic node parameters; the type-specific cuGraphAdd*Node entry points are supported)");
+}
+DRV(cuGraphAddNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *, size_t, CUgraphNodeParams *P)) {
+  return addGenericNode(Out, G, P);
+}
+DRV(cuGraphAddNode_v2, (CUgraphNode * Out, CUgraph G, const CUgraphNode *, const CUgraphEdgeData *, size_t,
+                        CUgraphNodeParams *P)) {
+  return addGenericNode(Out, G, P);
 }
 DRV(cuGraphAddEmptyNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, size_t N)) {
   return addNode(Out, G, D, N, runtime::GraphNodeKind::Empty, [](runtime::GraphNode &) { return CUDA_SUCCESS; });

@@ -18,11 +18,19 @@ namespace {
 CUresult launch(CUfunction Fn, runtime::LaunchConfig C, CUstream H, void **Params, void **Extra,
                 bool PerThread) {
   if (Params && Extra) return CUDA_ERROR_INVALID_VALUE;
-  DrvFunction *F;
-  if (CUresult R = resolveFunction(Fn, &F)) return R;
   runtime::Stream *S;
   if (CUresult R = resolveStream(H, PerThread, &S)) return R;
-  // A function of one context on a stream of another (created contexts): the H200's answer.
+  DrvFunction *F;
+  // A CUkernel runs in the stream's context (CUDA's rule: static cudart's launch on a stream of a
+  // context that is not current runs that context's kernel on the H200, tests/graphs/ctx_runtime.cu).
+  if (Fn && HandleTable::get().live<DrvKernel>(Fn)) {
+    DrvContext *SC = contextOf(&S->context());
+    if (!SC) return CUDA_ERROR_INVALID_CONTEXT;
+    if (CUresult R = kernelFunction(reinterpret_cast<DrvKernel *>(Fn), &F, SC)) return R;
+  } else if (CUresult R = resolveFunction(Fn, &F)) {
+    return R;
+  }
+  // A CUfunction of one context on a stream of another (created contexts): the H200's answer.
   if (&F->core->module().context() != &S->context()) return CUDA_ERROR_INVALID_HANDLE;
   if (C.dynamicSharedBytes > 0 && F->maxDynamicShared > 0 && C.dynamicSharedBytes > uint32_t(F->maxDynamicShared))
     return CUDA_ERROR_INVALID_VALUE;

@@ -168,10 +168,11 @@ CUresult resolveFunction(CUfunction F, DrvFunction **Out) {
 // The library's module in the current context; with `AnyContext`, when none is current, in
 // device 0's primary context (cuLibraryGetKernel needs no context in CUDA 13: static cudart
 // calls it before making one current when a program's first runtime call is a launch).
-static CUresult libraryModule(DrvLibrary *Lib, DrvModule **Out, bool AnyContext = false) {
+// `In`: that context instead of the current one.
+static CUresult libraryModule(DrvLibrary *Lib, DrvModule **Out, bool AnyContext = false, DrvContext *In = nullptr) {
   if (Lib->loadError) return failLoud(Lib->loadError, "cuLibrary: " + Lib->loadMessage);
-  DrvContext *C;
-  if (CUresult R = currentContext(&C)) {
+  DrvContext *C = In;
+  if (CUresult R = C ? CUDA_SUCCESS : currentContext(&C)) {
     if (!AnyContext) return R;
     if (CUresult P = primaryContext(0, &C)) return P;
   }
@@ -187,9 +188,9 @@ static CUresult libraryModule(DrvLibrary *Lib, DrvModule **Out, bool AnyContext 
   return CUDA_SUCCESS;
 }
 
-CUresult kernelFunction(DrvKernel *K, DrvFunction **Out) {
+CUresult kernelFunction(DrvKernel *K, DrvFunction **Out, DrvContext *In) {
   DrvModule *M;
-  if (CUresult R = libraryModule(K->library, &M)) return R;
+  if (CUresult R = libraryModule(K->library, &M, false, In)) return R;
   if (CUresult R = moduleFunction(M, K->name.c_str(), Out)) return R;
   (*Out)->kernel = K;
   return CUDA_SUCCESS;

@@ -160,6 +160,21 @@ CUresult currentContext(DrvContext **Out) {
   return CUDA_SUCCESS;
 }
 
+bool liveStream(const runtime::Stream *S) {
+  HandleTable &T = HandleTable::get();
+  if (T.live<runtime::Stream>(S)) return true;
+  bool Live = false;
+  T.forEach<DrvContext>([&](DrvContext *C) { Live = Live || C->core->isLive(S); });
+  return Live;
+}
+bool liveEvent(const runtime::Event *E) {
+  HandleTable &T = HandleTable::get();
+  if (T.live<runtime::Event>(E)) return true;
+  bool Live = false;
+  T.forEach<DrvContext>([&](DrvContext *C) { Live = Live || C->core->isLive(E); });
+  return Live;
+}
+
 CUresult resolveStream(CUstream H, bool PerThreadDefault, runtime::Stream **Out) {
   DrvContext *C;
   if (CUresult R = currentContext(&C)) return R;
@@ -172,7 +187,7 @@ CUresult resolveStream(CUstream H, bool PerThreadDefault, runtime::Stream **Out)
     return CUDA_SUCCESS;
   }
   auto *S = reinterpret_cast<runtime::Stream *>(H);
-  if (!HandleTable::get().live<runtime::Stream>(S)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!liveStream(S)) return CUDA_ERROR_INVALID_HANDLE;
   *Out = S;
   return CUDA_SUCCESS;
 }

@@ -27,7 +27,7 @@ CUresult createStream(CUstream *Out, unsigned Flags, int Priority) {
 
 runtime::Event *liveEvent(CUevent E) {
   auto *P = reinterpret_cast<runtime::Event *>(E);
-  return HandleTable::get().live<runtime::Event>(P) ? P : nullptr;
+  return P && cudadrv::liveEvent(P) ? P : nullptr;
 }
 
 CUresult streamOp(CUstream H, bool PerThread, const char *Api,
@@ -71,7 +71,7 @@ CUresult cuStreamCreateWithPriority(CUstream *S, unsigned int Flags, int Priorit
 
 CUresult cuStreamDestroy(CUstream H) {
   auto *S = reinterpret_cast<runtime::Stream *>(H);
-  if (!HandleTable::get().live<runtime::Stream>(S)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!liveStream(S)) return CUDA_ERROR_INVALID_HANDLE;
   HandleTable::get().remove(S);
   return fail(S->context().destroyStream(S), "cuStreamDestroy");
 }

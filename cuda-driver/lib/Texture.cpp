@@ -245,13 +245,10 @@ CUresult textureOf(const CUDA_TEXTURE_DESC &X, const runtime::ChannelFormat &F, 
   T.filter = runtime::FilterMode(X.filterMode);
   T.promoteIntegers = !(X.flags & CU_TRSF_READ_AS_INTEGER) && F.kind != runtime::ChannelKind::Float && F.bits < 32;
   // Linear filtering of element-type integer reads: the driver API creates the object (the H200
-  // answers CUDA_SUCCESS, where cudaCreateTextureObject refuses) and filters the integers
-  // (tests/driver/golden/drv_array_probe.out); that arithmetic is not modelled, so reading such an
-  // object traps (a launch failure), with this note at creation.
-  T.integerLinearTraps = true;
-  if (T.filter == runtime::FilterMode::Linear && F.kind != runtime::ChannelKind::Float && !T.promoteIntegers)
-    (void)unsupported("cuTexObjectCreate: linear filtering of integer reads (CU_TRSF_READ_AS_INTEGER); "
-                      "reading this texture traps");
+  // answers CUDA_SUCCESS for 8-, 16- and 32-bit channels, where cudaCreateTextureObject refuses) and
+  // the texture unit blends the integers (tests/driver/golden/drv_tex_int.out, drv_array_probe.out;
+  // the device library's sample_int_linear).
+  T.filterIntegers = true;
   T.normalizedCoords = X.flags & CU_TRSF_NORMALIZED_COORDINATES;
   T.sRGB = X.flags & CU_TRSF_SRGB;
   T.seamlessCubemap = X.flags & CU_TRSF_SEAMLESS_CUBEMAP;

@@ -135,6 +135,17 @@ runtime::Context *context(cudaError_t *Err) {
     std::call_once(Noted, [&] { note(Msg); });
     return nullptr;
   }
+  // The thread's current driver context: the primary context syncDriverContext
+  // made current, or one the program created (cuCtxCreate) and made current.
+  CUcontext Cur = nullptr;
+  if (cuCtxGetCurrent(&Cur) == CUDA_SUCCESS && Cur) {
+    unsigned long long Id = 0;
+    if (cuCtxGetId(Cur, &Id) != CUDA_SUCCESS) { // a destroyed context left current
+      *Err = cudaErrorDeviceUninitialized;
+      return nullptr;
+    }
+    if (runtime::Context *C = (*D)->context(Id)) return C;
+  }
   return &(*D)->primaryContext();
 }
 
@@ -143,11 +154,14 @@ runtime::Stream *stream(runtime::Context &C, cudaStream_t S, bool PerThreadDefau
   if (S == cudaStreamLegacy) return &C.legacyStream();
   if (S == cudaStreamPerThread) return &C.perThreadStream();
   auto *St = reinterpret_cast<runtime::Stream *>(S);
-  if (!C.isLive(St)) {
-    *Err = cudaErrorInvalidResourceHandle;
-    return nullptr;
-  }
-  return St;
+  if (C.isLive(St)) return St;
+  // A stream of another context of the device (one current earlier) stays
+  // usable, as on the H200: synchronisation, copies, and launches, which run
+  // in the stream's context (Launch.cpp).
+  for (runtime::Context *O : C.device().contexts())
+    if (O != &C && O->isLive(St)) return St;
+  *Err = cudaErrorInvalidResourceHandle;
+  return nullptr;
 }
 
 } // namespace cudartshim
@@ -248,8 +262,11 @@ cudaError_t cudaDeviceSynchronize(void) {
   return fromError(C->synchronize(), "cudaDeviceSynchronize");
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+// CUDA resets the device's primary context, also while a created context is
+// current (that one keeps its memory and stays current).
 cudaError_t cudaDeviceReset(void) {
-  SHIM_CONTEXT(C);
+  SHIM_CONTEXT(Cur);
+  runtime::Context *C = &Cur->device().primaryContext();
   cudaError_t E = fromError(C->reset(), "cudaDeviceReset");
   cudaGetLastError(); // clears this thread's last error (the sticky one is gone)
   return E;

@@ -108,7 +108,8 @@ const char *cudaGetErrorName(cudaError_t E) {
   N(cudaErrorStreamCaptureUnmatched) N(cudaErrorStreamCaptureUnjoined) N(cudaErrorStreamCaptureIsolation)
   N(cudaErrorStreamCaptureImplicit) N(cudaErrorCapturedEvent) N(cudaErrorStreamCaptureWrongThread)
   N(cudaErrorGraphExecUpdateFailure) N(cudaErrorMisalignedAddress)
-  N(cudaErrorIllegalInstruction) N(cudaErrorLaunchTimeout)
+  N(cudaErrorIllegalInstruction) N(cudaErrorLaunchTimeout) N(cudaErrorDeviceUninitialized)
+  N(cudaErrorContextIsDestroyed)
 #undef N
   default: return "cudaErrorUnknown";
   }
@@ -136,6 +137,8 @@ const char *cudaGetErrorString(cudaError_t E) {
   case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
   case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
   case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+  case cudaErrorDeviceUninitialized: return "invalid device context";
+  case cudaErrorContextIsDestroyed: return "context is destroyed";
   default: return cudaGetErrorName(E);
   }
 }

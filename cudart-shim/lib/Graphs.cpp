@@ -18,6 +18,7 @@
 #include "runtime/Graph.h"
 #include "runtime/Module.h"
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -781,6 +782,27 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *Out, cudaGraph_t G, 
 }
 cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *Out, cudaGraph_t G, cudaGraphInstantiateParams *P) {
   return instantiateWithParams(Out, G, P, true);
+}
+
+// Conditional nodes (CUDA 12.3+: IF / WHILE / SWITCH bodies chosen on the device through a
+// cudaGraphConditionalHandle) are not modelled: refused by name with cudaErrorNotSupported, at the
+// handle and at the generic cudaGraphAddNode, whose other node types go through the type-specific
+// cudaGraphAdd*Node entry points here.
+// The same line as every unsupported entry point (Stubs.cpp), with the feature named.
+static cudaError_t refuse(const char *Call, const char *Feature) {
+  fprintf(stderr, "ptx2amd-shim: unsupported CUDA runtime call '%s' (%s)\n", Call, Feature);
+  return recordError(cudaErrorNotSupported);
+}
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *H, cudaGraph_t G, unsigned, unsigned) {
+  if (!H || !graphOf(G)) return invalid();
+  return refuse("cudaGraphConditionalHandleCreate", "conditional graph nodes");
+}
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *Out, cudaGraph_t G, const cudaGraphNode_t *, const cudaGraphEdgeData *,
+                             size_t, cudaGraphNodeParams *P) {
+  if (!Out || !graphOf(G) || !P) return invalid();
+  if (P->type == cudaGraphNodeTypeConditional)
+    return refuse("cudaGraphAddNode", "conditional graph nodes: cudaGraphNodeTypeConditional");
+  return refuse("cudaGraphAddNode", "generic node parameters; the type-specific cudaGraphAdd*Node entry points work");
 }
 
 } // extern "C"

@@ -27,11 +27,13 @@ cudaError_t launch(const void *Func, dim3 G, dim3 B, void **Args, size_t Shmem, 
                    bool PerThread) {
   SHIM_CONTEXT(C);
   if (cudaError_t E = toCuda(C->stickyCode())) return recordError(E);
-  runtime::Function *F = nullptr;
-  if (cudaError_t E = functionOf(kernelFor(Func), &F)) return recordError(E);
   cudaError_t Err = cudaSuccess;
   runtime::Stream *St = stream(*C, S, PerThread, &Err);
   if (!St) return recordError(Err);
+  // The launch runs in the stream's context, also when that is not the current one: the kernel of
+  // that context's module (its own __device__ variables), as on the H200 (tests/graphs/ctx_runtime.cu).
+  runtime::Function *F = nullptr;
+  if (cudaError_t E = functionOf(kernelFor(Func), &F, &St->context())) return recordError(E);
   runtime::LaunchConfig LC;
   LC.grid = {G.x, G.y, G.z};
   LC.block = {B.x, B.y, B.z};

@@ -4,7 +4,11 @@
 // code of each translation unit declares (formats.md section 2). A fat
 // binary's best PTX (<= sm_90) is read with ptxfatbin and handed to the core
 // (Context::loadModule) on first use: the first launch, symbol access or
-// __cudaInitModule. An -rdc program registers one version-2 wrapper (nvcc's
+// __cudaInitModule. The runtime works in the thread's current context (the
+// primary one, or one the program created with cuCtxCreate and made current):
+// each context loads the fat binary itself (its own module variables, as on
+// CUDA), so loads and kernels are kept per context id (Context::id(), never
+// reused). An -rdc program registers one version-2 wrapper (nvcc's
 // link.stub, through __cudaRegisterLinkedBinary_*) listing every object's
 // prelinked fatbin: their PTX modules are loaded as one linked image. Registered variables are passed as host-visible globals
 // (pinned by the pipeline; those larger than an empty object forbid a
@@ -25,12 +29,16 @@ namespace cudartshim {
 namespace {
 constexpr uint32_t EmulatedSM = 90; // PTX selection and reported compute capability
 
-struct FatModule {
-  const void *wrapper = nullptr;
+// The fat binary as loaded in one context.
+struct Loaded {
   bool tried = false;
   cudaError_t failure = cudaSuccess;
   runtime::Module *mod = nullptr;
   uint64_t generation = 0; // the context generation `mod` was loaded in
+};
+struct FatModule {
+  const void *wrapper = nullptr;
+  std::map<uint64_t, Loaded> perContext; // by Context::id()
   uint32_t ptxArch = 0;
 };
 struct VarEntry {
@@ -40,6 +48,7 @@ struct VarEntry {
   bool managed = false;
   void **managedPtr = nullptr; // __managed__: where the host code reads the variable's address
   bool aliased = false;        // *managedPtr is a host alias this registry made (a module load)
+  uint64_t aliasContext = 0;   // the id of the context whose copy *managedPtr shows
 };
 
 struct Registry {
@@ -58,24 +67,25 @@ Registry &reg() {
 struct KernelEntry {
   FatModule *mod = nullptr;
   std::string name;
-  runtime::Function *fn = nullptr;
+  std::map<uint64_t, runtime::Function *> fn; // by Context::id()
 };
 
 namespace {
-// Caller holds reg().Mu. After a cudaDeviceReset (a new context generation)
-// the fat binary is loaded again, as CUDA does: its kernels' cached
-// functions are dropped and its variables start from their initial values.
-cudaError_t ensureLoaded(Registry &R, FatModule &M) {
+// Caller holds reg().Mu. Loads M in context C (null on entry: the current
+// one; *Out: its module there). After a cudaDeviceReset (a new context generation) the fat binary
+// is loaded again, as CUDA does: its kernels' cached functions are dropped
+// and its variables start from their initial values.
+cudaError_t ensureLoaded(Registry &R, FatModule &FM, runtime::Context *&C, runtime::Module *&Out) {
   cudaError_t Err = cudaSuccess;
-  runtime::Context *C = context(&Err);
+  if (!C) C = context(&Err);
   if (!C) return Err;
+  Loaded &M = FM.perContext[C->id()];
   if ((M.mod || M.tried) && M.generation != C->generation()) {
-    M.mod = nullptr;
-    M.tried = false;
-    M.failure = cudaSuccess;
+    M = Loaded();
     for (auto &K : R.Kernels)
-      if (K->mod == &M) K->fn = nullptr;
+      if (K->mod == &FM) K->fn.erase(C->id());
   }
+  Out = M.mod;
   if (M.mod) return cudaSuccess;
   if (M.tried) return M.failure;
   M.tried = true;
@@ -84,7 +94,7 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
     note(Msg);
     return M.failure = E;
   };
-  auto Ptx = ptxfatbin::ptxFromWrapper(M.wrapper, EmulatedSM);
+  auto Ptx = ptxfatbin::ptxFromWrapper(FM.wrapper, EmulatedSM);
   if (!Ptx) return Fail(cudaErrorInvalidKernelImage, "cannot read the fat binary: " + llvm::toString(Ptx.takeError()));
   if (Ptx->empty())
     return Fail(cudaErrorInvalidKernelImage,
@@ -97,7 +107,7 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
   Src.name = "fatbin.ptx";
   for (size_t I = 1; I < Ptx->size(); ++I) Src.linkedPtx.push_back(std::move((*Ptx)[I].text));
   for (auto &[H, V] : R.Vars)
-    if (V.mod == &M) {
+    if (V.mod == &FM) {
       Src.hostVisibleGlobals.push_back(V.name);
       if (V.size > 1) Src.hostMutableGlobals.push_back(V.name);
     }
@@ -107,11 +117,18 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
     runtime::Errc E = runtime::takeErrc(L.takeError(), &Msg);
     return Fail(toCuda(E), "translation of the PTX (sm_" + std::to_string((*Ptx)[0].arch) + (Ptx->size() > 1 ? ", " + std::to_string(Ptx->size()) + " -rdc modules linked" : std::string()) + ") failed: " + Msg);
   }
-  M.mod = *L;
-  M.ptxArch = (*Ptx)[0].arch;
-  // __managed__ variables: the host reads them through *managedPtr.
+  Out = M.mod = *L;
+  FM.ptxArch = (*Ptx)[0].arch;
+  // __managed__ variables: the host reads them through *managedPtr, which
+  // shows the copy of the first context that loaded the module (a further
+  // context's kernels use their own copy).
   for (auto &[H, V] : R.Vars) {
-    if (V.mod != &M || !V.managed) continue;
+    if (V.mod != &FM || !V.managed) continue;
+    if (V.aliased && V.aliasContext != C->id()) {
+      note("__managed__ variable '" + V.name + "': the host keeps seeing the copy of the context that loaded it "
+           "first; kernels of a further context use their own");
+      continue;
+    }
     auto G = M.mod->global(V.name);
     if (!G) {
       note("__managed__ variable '" + V.name + "': " + llvm::toString(G.takeError()));
@@ -133,6 +150,7 @@ cudaError_t ensureLoaded(Registry &R, FatModule &M) {
     }
     *V.managedPtr = reinterpret_cast<void *>(*HostAddr);
     V.aliased = true;
+    V.aliasContext = C->id();
   }
   return cudaSuccess;
 }
@@ -148,23 +166,25 @@ KernelEntry *kernelFor(const void *Func) {
   return nullptr;
 }
 
-cudaError_t functionOf(KernelEntry *K, runtime::Function **F) {
+cudaError_t functionOf(KernelEntry *K, runtime::Function **F, runtime::Context *In) {
   if (!K) return cudaErrorInvalidDeviceFunction;
   Registry &R = reg();
   std::lock_guard<std::mutex> G(R.Mu);
-  if (K->fn && !K->fn->module().retired()) {
-    *F = K->fn;
+  runtime::Context *C = In;
+  runtime::Module *M = nullptr;
+  if (cudaError_t E = ensureLoaded(R, *K->mod, C, M)) return E;
+  if (auto It = K->fn.find(C->id()); It != K->fn.end() && !It->second->module().retired()) {
+    *F = It->second;
     return cudaSuccess;
   }
-  if (cudaError_t E = ensureLoaded(R, *K->mod)) return E;
-  auto Fn = K->mod->mod->function(K->name);
+  auto Fn = M->function(K->name);
   if (!Fn) {
     std::string Msg;
     runtime::Errc E = runtime::takeErrc(Fn.takeError(), &Msg);
     note(Msg);
     return toCuda(E);
   }
-  *F = K->fn = *Fn;
+  *F = K->fn[C->id()] = *Fn;
   return cudaSuccess;
 }
 
@@ -173,8 +193,10 @@ cudaError_t symbolAddress(const void *Symbol, uint64_t *Addr, size_t *Size) {
   std::lock_guard<std::mutex> G(R.Mu);
   auto It = R.Vars.find(Symbol);
   if (It == R.Vars.end()) return cudaErrorInvalidSymbol;
-  if (cudaError_t E = ensureLoaded(R, *It->second.mod)) return E;
-  auto A = It->second.mod->mod->global(It->second.name);
+  runtime::Context *C = nullptr;
+  runtime::Module *M = nullptr;
+  if (cudaError_t E = ensureLoaded(R, *It->second.mod, C, M)) return E;
+  auto A = M->global(It->second.name);
   if (!A) {
     std::string Msg;
     runtime::Errc E = runtime::takeErrc(A.takeError(), &Msg);
@@ -238,7 +260,9 @@ void __cudaRegisterManagedVar(void **H, void **HostVarPtrAddress, char *DeviceAd
 char __cudaInitModule(void **H) {
   Registry &R = reg();
   std::lock_guard<std::mutex> G(R.Mu);
-  return ensureLoaded(R, *reinterpret_cast<FatModule *>(H)) == cudaSuccess;
+  runtime::Context *C = nullptr;
+  runtime::Module *M = nullptr;
+  return ensureLoaded(R, *reinterpret_cast<FatModule *>(H), C, M) == cudaSuccess;
 }
 
 } // extern "C"

@@ -2,8 +2,9 @@
 //
 // cudart-shim is libcudart.so.13 written on the runtime core (runtime/):
 // each file implements one CUDA concept's entry points (Registry, Memory,
-// Launch, Device, Streams, Errors, Textures) against the core's primary
-// context. Here: the context of the calling thread's current device, the
+// Launch, Device, Streams, Errors, Textures) against the core context that is
+// current on the calling thread (the primary one unless the driver API made a
+// created context current). Here: that context, the
 // mapping of core errors to cudaError_t with CUDA's last-error rules
 // (per-thread; a sticky kernel fault is returned by every later call), and
 // stream-handle resolution (0 / cudaStreamLegacy / cudaStreamPerThread /
@@ -37,8 +38,10 @@ cudaError_t toCuda(runtime::Errc C);
 // logged unless the code is NotReady).
 cudaError_t fromError(llvm::Error E, const char *Api);
 
-// The primary context of the calling thread's current device, or null with
-// *Err set (no device: cudaErrorNoDevice and a one-time note).
+// The calling thread's current driver context (its device's primary context
+// unless the program made a created one current), or null with *Err set (no
+// device: cudaErrorNoDevice and a one-time note; a destroyed context left
+// current: cudaErrorDeviceUninitialized).
 runtime::Context *context(cudaError_t *Err);
 int currentDevice();
 void setCurrentDevice(int D);
@@ -52,8 +55,9 @@ bool padPolicy();
 // Registry (Registry.cpp).
 struct KernelEntry;
 KernelEntry *kernelFor(const void *Func);
-// The kernel's core Function (translating its module on first use).
-cudaError_t functionOf(KernelEntry *K, runtime::Function **F);
+// The kernel's core Function in context In (default: the current one),
+// translating its module there on first use.
+cudaError_t functionOf(KernelEntry *K, runtime::Function **F, runtime::Context *In = nullptr);
 cudaError_t symbolAddress(const void *Symbol, uint64_t *Addr, size_t *Size);
 // The PTX ISA target (sm_XX as a number) the kernel's module was read for.
 uint32_t ptxArchOf(KernelEntry *K);

@@ -54,7 +54,14 @@ std::vector<Stream *> Context::Impl::allStreams() {
   return V;
 }
 
-Context::Context(Device &D) : Dev(&D), Mem(D.memory()), P(std::make_unique<Impl>()) {
+namespace {
+uint64_t nextContextId() {
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1);
+}
+} // namespace
+
+Context::Context(Device &D) : Dev(&D), Id(nextContextId()), Mem(D.memory()), P(std::make_unique<Impl>()) {
   P->Self = this;
   P->Policy = PolicySpec::fromEnvironment();
 }

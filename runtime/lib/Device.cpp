@@ -68,6 +68,14 @@ std::vector<Context *> Device::contexts() {
   return V;
 }
 
+Context *Device::context(uint64_t Id) {
+  if (Ctx && Ctx->id() == Id) return Ctx.get();
+  std::lock_guard<std::mutex> G(CreatedMu);
+  for (auto &C : Created)
+    if (C->id() == Id) return C.get();
+  return nullptr;
+}
+
 PlatformOptions PlatformOptions::fromEnvironment() {
   PlatformOptions O;
   if (const char *D = getenv("PTX2AMD_DEVICE"); D && *D) O.device = D;

@@ -275,11 +275,8 @@ llvm::Error describeTexture(const TextureDesc &X, const ChannelFormat &F, bool L
     return makeError(Errc::InvalidNormSetting, "reads promoted to [0,1] need 8- or 16-bit integer channels");
   T.read_mode = Promote ? PTX_TEX_READ_NORMALIZED : PTX_TEX_READ_ELEMENT;
   bool FloatResult = F.kind == ChannelKind::Float || Promote;
-  if (X.filter == FilterMode::Linear && !FloatResult && !Linear) {
-    if (!X.integerLinearTraps)
-      return makeError(Errc::InvalidFilterSetting, "linear filtering of element-type integer reads (only float results are filtered)");
-    T.magic = ~uint32_t(PTX_TEX_DESC_MAGIC); // the device library traps on a descriptor without the magic
-  }
+  if (X.filter == FilterMode::Linear && !FloatResult && !Linear && !X.filterIntegers)
+    return makeError(Errc::InvalidFilterSetting, "linear filtering of element-type integer reads (only float results are filtered)");
   T.filter = X.filter == FilterMode::Linear ? PTX_TEX_FILTER_LINEAR : PTX_TEX_FILTER_POINT;
   if (X.normalizedCoords) T.flags |= PTX_TEX_FLAG_NORMALIZED_COORDS;
   for (int D = 0; D < 3; ++D) {

@@ -23,13 +23,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 IMAGES = {  # image -> nvcc flags (source kernels.cu unless SOURCES names another)
     "k.ptx": ["-ptx", "-arch=sm_90"],
     "kx.ptx": ["-ptx", "-arch=sm_90"],
+    "ti.ptx": ["-ptx", "-arch=sm_90"],
     "k.fatbin": ["-fatbin", "-gencode", "arch=compute_90,code=compute_90", "-gencode", "arch=compute_80,code=sm_80"],
     "k_sm80only.fatbin": ["-fatbin", "-gencode", "arch=compute_80,code=sm_80"],
     "k_compressed.fatbin": ["-fatbin", "-gencode", "arch=compute_90,code=compute_90", "-Xfatbin=-compress-all"],
     "k_sm80.cubin": ["-cubin", "-arch=sm_80"],
 }
 
-SOURCES = {"kx.ptx": "kernels_ext.cu"}
+SOURCES = {"kx.ptx": "kernels_ext.cu", "ti.ptx": "tex_int_kernels.cu"}
 
 def stale(out, src):
     """Missing, or older than its source (a changed kernels_ext.cu / program is rebuilt)."""

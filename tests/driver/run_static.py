@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "shim"))
-from run_shim import golden, newest_mtime, program_sources  # noqa: E402  (the shim's rules)
+from run_shim import build_program, golden, newest_mtime, program_sources  # noqa: E402  (the shim's rules)
 
 def main():
     ap = argparse.ArgumentParser()
@@ -47,6 +47,9 @@ def main():
     ap.add_argument("--launcher", help="run through this ptx2amd-exec (it sets the library path itself)")
     ap.add_argument("--relative-file", action="store_true",
                     help="compile in the source's directory so __FILE__ is the bare file name")
+    ap.add_argument("--object-dir", default="",
+                    help="corpus programs: nvcc objects in DIR/<prog>/, shared with run_shim.py's build of the "
+                         "same program (only the link differs)")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     if a.source:
@@ -62,7 +65,13 @@ def main():
     if a.link_cuda:
         extra += ["-L" + os.path.join(os.path.dirname(os.path.dirname(a.nvcc)), "lib64", "stubs"), "-lcuda"]
     exe = os.path.join(a.work, name + (".shared" if a.shim_dir else ".static"))
-    if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
+    if a.prog and a.object_dir and not a.relative_file and not a.shim_dir and not a.link_cuda:
+        if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
+            failed = build_program(a.nvcc, units, extra, exe, "compute_90", False, os.path.join(a.object_dir, a.prog))
+            if failed:
+                print(failed)
+                return 1
+    elif not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
         tmp = exe + ".tmp%d" % os.getpid()
         where = os.path.dirname(os.path.abspath(src)) if a.relative_file else None
         srcs = [os.path.basename(u) for u in units] if where else units

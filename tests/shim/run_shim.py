@@ -47,6 +47,36 @@ def newest_mtime(src):
     return os.path.getmtime(src)
 
 
+def build_program(nvcc, units, extra, exe, ptx_arch, shared_cudart, object_dir=None):
+    """nvcc-compiles a program (its translation units `units`, nvcc flags `extra`) into `exe`, with PTX
+    for `ptx_arch` embedded, linked with `-cudart shared` or nvcc's default static cudart. With
+    `object_dir` the units are compiled to objects kept there (rebuilt when older than their unit or
+    the program's folder) and then linked: a corpus program's shim test (shared cudart) and its
+    static-cudart test (tests/driver/run_static.py) then pay for the compilation once. Returns None,
+    or the failing command and its output."""
+    gencode = ["-gencode", "arch=%s,code=%s" % (ptx_arch, ptx_arch)]
+    cudart = ["-cudart", "shared"] if shared_cudart else []
+    tmp = exe + ".tmp%d" % os.getpid()
+    steps = []
+    if object_dir:
+        os.makedirs(object_dir, exist_ok=True)
+        objs = []
+        for u in units:
+            o = os.path.join(object_dir, os.path.splitext(os.path.basename(u))[0] + "." + ptx_arch + ".o")
+            objs.append(o)
+            if not os.path.exists(o) or os.path.getmtime(o) < newest_mtime(os.path.dirname(u) if len(units) > 1 else u):
+                steps.append(([nvcc, "-O2", "-std=c++17"] + gencode + ["-c", "-o", o + ".tmp%d" % os.getpid(), u] + extra, o))
+        steps.append(([nvcc, "-O2", "-std=c++17"] + cudart + gencode + ["-o", tmp] + objs + extra, exe))
+    else:
+        steps.append(([nvcc, "-O2", "-std=c++17"] + cudart + gencode + ["-o", tmp] + units + extra, exe))
+    for cmd, out in steps:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            return "\n".join(["nvcc failed: " + " ".join(cmd), r.stdout, r.stderr])
+        os.replace(cmd[cmd.index("-o") + 1], out)
+    return None
+
+
 def golden(golden_dir, prog, src):
     meta = os.path.join(golden_dir, prog + ".meta")
     out = os.path.join(golden_dir, prog + ".stdout")
@@ -89,6 +119,8 @@ def main():
                          "report on stderr fails the test")
     ap.add_argument("--golden-name", default="",
                     help="golden files <NAME>.stdout / .meta instead of the program's own (a run with arguments)")
+    ap.add_argument("--object-dir", default="",
+                    help="keep the program's nvcc objects in DIR/<prog>/ (shared with run_static.py)")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -98,13 +130,11 @@ def main():
     # One compile per program, shared by the target/policy variants (nvcc is the slow part).
     t0 = time.time()
     if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
-        cmd = [a.nvcc, "-O2", "-std=c++17", "-cudart", "shared",
-               "-gencode", "arch=%s,code=%s" % (a.ptx_arch, a.ptx_arch), "-o", exe + ".tmp%d" % os.getpid()] + units + extra
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, sep="\n")
+        failed = build_program(a.nvcc, units, extra, exe, a.ptx_arch, True,
+                               os.path.join(a.object_dir, a.prog) if a.object_dir else None)
+        if failed:
+            print(failed)
             return 1
-        os.replace(exe + ".tmp%d" % os.getpid(), exe)
     t1 = time.time()
     env = dict(os.environ)
     if not a.launcher:

@@ -103,6 +103,10 @@ public:
   // Incremented by every reset(): a module loaded under an older generation
   // is retired (Module::retired()), and its owner reloads it.
   uint64_t generation() const;
+  // Unique among the process's contexts, never reused (1, 2, ...): what
+  // cuCtxGetId reports, and the key under which the runtime API keeps its
+  // per-context state (a destroyed context's address may be reused).
+  uint64_t id() const { return Id; }
 
   struct Impl;
   Impl &impl() { return *P; }
@@ -111,6 +115,7 @@ private:
   llvm::Error waitIdle(); // synchronize() without the stream-capture check
   llvm::Expected<uint64_t> allocateUnchecked(uint64_t Bytes, MemoryKind Kind, bool Graph);
   Device *Dev;
+  uint64_t Id;
   MemoryRegistry &Mem; // the device's
   std::unique_ptr<Impl> P;
 };

@@ -38,6 +38,8 @@ public:
   llvm::Error destroyContext(Context *C);
   // The open contexts: the primary one (when created) first.
   std::vector<Context *> contexts();
+  // The open context whose id() is Id; null when none (destroyed, or never one of this device).
+  Context *context(uint64_t Id);
   MemoryRegistry &memory() { return Mem; }
 
 private:

@@ -95,10 +95,10 @@ struct TextureDesc {
   bool sRGB = false;
   bool seamlessCubemap = false;
   bool disableTrilinear = false;
-  // Linear filtering of element-type integer reads: created instead of refused (the driver API
-  // creates such objects: CUDA_SUCCESS on the H200), but its descriptor is marked unusable, so
-  // every read traps (the H200 filters the integers in a way not modelled here).
-  bool integerLinearTraps = false;
+  // Linear filtering of element-type integer reads: allowed (the driver API creates such objects,
+  // CUDA_SUCCESS on the H200, and the texture unit blends the integers; the device library does the
+  // same) instead of refused with InvalidFilterSetting (the runtime API's rule).
+  bool filterIntegers = false;
   float border[4] = {0, 0, 0, 0};
   // Level selection (tex.level / tex.grad) of mipmapped resources; maxAnisotropy is kept for the
   // descriptor queries only (the device library's gradients are isotropic).
