@@ -329,7 +329,31 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *A, const void *Func) {
   A->maxDynamicSharedSizeBytes = int(C->properties().sharedMemPerBlock) - int(P.staticLdsBytes);
   return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int) { return cudaSuccess; }
+// The attributes are checked as CUDA checks them and have no other effect: the launch itself
+// enforces the device's shared-memory limit (sharedMemPerBlock is also the opt-in limit here).
+cudaError_t cudaFuncSetAttribute(const void *Func, cudaFuncAttribute Attr, int Value) {
+  runtime::Function *F = nullptr;
+  if (cudaError_t E = functionOf(kernelFor(Func), &F)) return recordError(E);
+  switch (Attr) {
+  case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+    SHIM_CONTEXT(C);
+    if (Value < 0 || uint64_t(Value) + F->properties().staticLdsBytes > C->properties().sharedMemPerBlock)
+      return recordError(cudaErrorInvalidValue);
+    return cudaSuccess;
+  }
+  case cudaFuncAttributePreferredSharedMemoryCarveout:
+    return Value < -1 || Value > 100 ? recordError(cudaErrorInvalidValue) : cudaSuccess;
+  case cudaFuncAttributeClusterDimMustBeSet:
+  case cudaFuncAttributeRequiredClusterWidth:
+  case cudaFuncAttributeRequiredClusterHeight:
+  case cudaFuncAttributeRequiredClusterDepth:
+  case cudaFuncAttributeNonPortableClusterSizeAllowed:
+  case cudaFuncAttributeClusterSchedulingPolicyPreference:
+    return cudaSuccess;
+  default:
+    return recordError(cudaErrorInvalidValue);
+  }
+}
 cudaError_t cudaFuncSetCacheConfig(const void *, cudaFuncCache) { return cudaSuccess; }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *N, const void *Func, int BlockSize,
                                                                    size_t Shmem, unsigned) {

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# usage: misuse.sh <ptx2amd> <ptx2amd-fatbin> <ptx2amd-run> <data-dir> <work-dir>
+# usage: misuse.sh <ptx2amd> <ptx2amd-fatbin> <ptx2amd-run> <isa-emu-run> <data-dir> <work-dir>
 # Inputs a user can hand the tools by mistake: each must end with a failure
 # exit code (ptx2amd: 2, "usage: unreadable input file" in support/ExitStatus.h;
-# ptx2amd-fatbin and ptx2amd-run: 1) and a message naming the problem - never a signal, an uncaught exception or
+# ptx2amd-fatbin, ptx2amd-run and isa-emu-run: 1) and a message naming the problem - never a signal, an uncaught exception or
 # a hang (every command runs under `timeout 20`; a FIFO nobody writes to must
 # not block).
 set -u
-P=$1 F=$2 R=$3 data=$4 work=$5
+P=$1 F=$2 R=$3 I=$4 data=$5 work=$6
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail=0
 expect() { # expect <substring> <command...>
@@ -38,6 +38,36 @@ expect "neither an ELF file nor a fatbin container" "$F" junk.bin --list
 expect "field container.fat_size at offset 0x8" "$F" truncated.fatbin --list
 expect "is a directory" "$R" . --check
 expect "FIFO with no writer" "$R" fifo --check
+expect "larger than the input limit" "$I" /dev/zero --list-missing
+expect "FIFO with no writer" "$I" fifo --list-missing
+# Command-line values the kernel runners parse (tools/common/KernelArgs.cpp): each used to end in
+# std::terminate (an uncaught std::stoull/stod exception or std::bad_alloc) or to wrap silently.
+cat > k.ptx <<'PTX'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u32 n, .param .u64 p)
+{
+  ret;
+}
+PTX
+run=("$R" k.ptx --kernel k --grid 1 --block 32)
+expect "buffer count '-1' in 'buf:u32:-1:zero' is not a non-negative decimal number" "${run[@]}" --arg u32:1 --arg buf:u32:-1:zero
+expect "needs more than the runner's limit of 4 GiB" "${run[@]}" --arg u32:1 --arg buf:u32:99999999999999:iota
+expect "rand seed 'x' in 'buf:u32:4:rand:x' is not a non-negative decimal number" "${run[@]}" --arg u32:1 --arg buf:u32:4:rand:x
+expect "'' in 'buf:f32:4:fill:' is not a number" "${run[@]}" --arg u32:1 --arg buf:f32:4:fill:
+expect "'1.5' in 'buf:u32:4:fill:1.5' is not an integer that fits u32" "${run[@]}" --arg u32:1 --arg buf:u32:4:fill:1.5
+expect "'99999999999999999999' in 'u32:99999999999999999999' is not an integer that fits u32" "${run[@]}" --arg u32:99999999999999999999 --arg buf:u32:4:zero
+expect "'300' in 'i8:300' is not an integer that fits i8" "${run[@]}" --arg i8:300 --arg buf:u32:4:zero
+expect "unknown element type 'q32'" "${run[@]}" --arg q32:1 --arg buf:u32:4:zero
+expect "bad dimensions '4294967296'" "$R" k.ptx --kernel k --grid 4294967296 --block 32 --arg u32:1 --arg buf:u32:4:zero
+expect "bad dimensions '-1'" "$R" k.ptx --kernel k --grid -1 --block 32 --arg u32:1 --arg buf:u32:4:zero
+expect "bad dimensions '1,2,3,4' (at most X,Y,Z)" "$R" k.ptx --kernel k --grid 1,2,3,4 --block 32 --arg u32:1 --arg buf:u32:4:zero
+expect "bad buffer name 'bufx'" "${run[@]}" --arg u32:1 --arg buf:u32:4:zero --dump bufx
+expect "element count 'y' in 'buf0:y'" "${run[@]}" --arg u32:1 --arg buf:u32:4:zero --dump buf0:y
+expect "--dump-file needs bufK:PATH" "${run[@]}" --arg u32:1 --arg buf:u32:4:zero --dump-file buf0
+expect "rand seed '-3' in 'buf:u32:4:rand:-3'" "$I" k.ptx --kernel k --grid 1 --block 32 --arg u32:1 --arg buf:u32:4:rand:-3
+expect "bad dimensions ',,'" "$I" k.ptx --kernel k --grid ,, --block 32 --arg u32:1 --arg buf:u32:4:zero
 # A mode-000 file. Root reads it anyway (CAP_DAC_OVERRIDE), so as root the
 # tool runs with those two capabilities dropped from its bounding set; the
 # case is never skipped.
@@ -49,4 +79,5 @@ fi
 expect "Permission denied" "${asuser[@]}" "$P" -fsyntax-only unreadable.ptx
 expect "Permission denied" "${asuser[@]}" "$F" unreadable.ptx --list
 expect "Permission denied" "${asuser[@]}" "$R" unreadable.ptx --check
+expect "Permission denied" "${asuser[@]}" "$I" unreadable.ptx --list-missing
 exit $fail

@@ -199,6 +199,136 @@ const Case kCases[] = {
      }},
     {"cudaDestroyTextureObject of a made-up object",
      [] { return cudaDestroyTextureObject(cudaTextureObject_t(0x5a5a5a)); }},
+    // Session 6: sizes that wrap, limits, flags and peers.
+    {"cudaMemcpy2D whose pitch x height wraps",
+     [] {
+       int *a = alloc(256), *b = alloc(256);
+       return cudaMemcpy2D(b, SIZE_MAX / 2, a, SIZE_MAX / 2, 16, 4, cudaMemcpyDeviceToDevice);
+     }},
+    {"cudaMemset2D past the end",
+     [] {
+       int* a = alloc(256);
+       return cudaMemset2D(a, 256, 0, 256, 1 << 20);
+     }},
+    {"cudaMemcpyToSymbol at an offset that wraps",
+     [] {
+       static int host[4];
+       return cudaMemcpyToSymbol(dev_table, host, sizeof host, SIZE_MAX - 8);
+     }},
+    {"cudaMemcpy D2D from before the allocation",
+     [] {
+       int *a = alloc(256), *b = alloc(256);
+       return cudaMemcpy(b, a - 64, 256, cudaMemcpyDeviceToDevice);
+     }},
+    {"cudaMemcpyAsync of SIZE_MAX bytes",
+     [] {
+       static char host[64];
+       int* a = alloc(256);
+       return cudaMemcpyAsync(a, host, SIZE_MAX, cudaMemcpyHostToDevice, 0);
+     }},
+    {"cudaFree of an interior pointer",
+     [] {
+       int* a = alloc(256);
+       return cudaFree(a + 4);
+     }},
+    {"cudaMallocManaged of SIZE_MAX bytes",
+     [] {
+       void* p = nullptr;
+       return cudaMallocManaged(&p, SIZE_MAX);
+     }},
+    {"cudaMallocHost of SIZE_MAX bytes",
+     [] {
+       void* p = nullptr;
+       return cudaMallocHost(&p, SIZE_MAX);
+     }},
+    {"cudaMalloc3D of a wrapping extent",
+     [] {
+       cudaPitchedPtr p;
+       return cudaMalloc3D(&p, make_cudaExtent(SIZE_MAX / 2, 4, 4));
+     }},
+    {"launch with 1 GiB of dynamic shared memory",
+     [] {
+       int* a = alloc(256);
+       scale<<<1, 32, 1 << 30>>>(a, 2);
+       return cudaGetLastError();
+     }},
+    {"cudaFuncSetAttribute: 1 GiB dynamic shared memory",
+     [] { return cudaFuncSetAttribute(scale, cudaFuncAttributeMaxDynamicSharedMemorySize, 1 << 30); }},
+    {"cudaFuncSetAttribute: carveout 101 %",
+     [] { return cudaFuncSetAttribute(scale, cudaFuncAttributePreferredSharedMemoryCarveout, 101); }},
+    {"cudaFuncSetAttribute of attribute 99",
+     [] { return cudaFuncSetAttribute(scale, cudaFuncAttribute(99), 1); }},
+    {"cudaFuncSetAttribute of a host function",
+     [] { return cudaFuncSetAttribute((const void*)host_function, cudaFuncAttributeMaxDynamicSharedMemorySize, 0); }},
+    {"cudaDeviceSetLimit of limit 99",
+     [] { return cudaDeviceSetLimit(cudaLimit(99), 1); }},
+    {"cudaStreamCreateWithFlags(0xff)",
+     [] {
+       cudaStream_t s;
+       return cudaStreamCreateWithFlags(&s, 0xff);
+     }},
+    {"cudaEventCreateWithFlags(0xff)",
+     [] {
+       cudaEvent_t e;
+       return cudaEventCreateWithFlags(&e, 0xff);
+     }},
+    {"cudaMemcpyPeer from device 5",
+     [] {
+       int *a = alloc(256), *b = alloc(256);
+       return cudaMemcpyPeer(b, 0, a, 5, 64);
+     }},
+    {"cudaDeviceGetAttribute of attribute 9999",
+     [] {
+       int v = 0;
+       return cudaDeviceGetAttribute(&v, cudaDeviceAttr(9999), 0);
+     }},
+    {"cudaDeviceGetAttribute on device 1000",
+     [] {
+       int v = 0;
+       return cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 1000);
+     }},
+    {"cudaGetSymbolAddress of a host variable",
+     [] {
+       void* p = nullptr;
+       return cudaGetSymbolAddress(&p, host_table);
+     }},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor into null",
+     [] { return cudaOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, scale, 32, 0); }},
+    {"cudaLaunchCooperativeKernel of 2^20 blocks",
+     [] {
+       int* a = alloc(256);
+       int k = 2;
+       void* args[] = {&a, &k};
+       return cudaLaunchCooperativeKernel((const void*)scale, dim3(1 << 20), dim3(32), args, 0, 0);
+     }},
+    {"cudaMallocArray of 2^30 x 2^30 elements",
+     [] {
+       cudaArray_t arr;
+       cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+       return cudaMallocArray(&arr, &d, size_t(1) << 30, size_t(1) << 30);
+     }},
+    {"cudaMemcpy2DToArray past the array's end",
+     [] {
+       cudaArray_t arr;
+       cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+       if (cudaMallocArray(&arr, &d, 16, 16) != cudaSuccess) return cudaSuccess;
+       static float host[64 * 64];
+       return cudaMemcpy2DToArray(arr, 8, 8, host, 64 * sizeof(float), 64 * sizeof(float), 64,
+                                  cudaMemcpyHostToDevice);
+     }},
+    {"cudaHostGetDevicePointer of pageable memory",
+     [] {
+       static int host[16];
+       void* p = nullptr;
+       return cudaHostGetDevicePointer(&p, host, 0);
+     }},
+    {"cudaMemsetAsync on a made-up stream",
+     [] {
+       int* a = alloc(256);
+       return cudaMemsetAsync(a, 0, 256, cudaStream_t(made_up()));
+     }},
+    {"cudaEventSynchronize of a made-up event",
+     [] { return cudaEventSynchronize(cudaEvent_t(made_up())); }},
 };
 
 int child(const Case& c) {

@@ -11,7 +11,7 @@ tests/golden/programs/ is current (compile and exit status 0, source_sha256
 equal to the source's) -- stdout identical to the H200's. Prints the compile
 and run wall times.
 """
-import argparse, hashlib, os, re, subprocess, sys, time
+import argparse, fcntl, hashlib, os, re, subprocess, sys, time
 
 
 def source_sha256(src):
@@ -127,14 +127,18 @@ def main():
     src, units, extra = program_sources(a.corpus, a.prog)
     os.makedirs(a.work, exist_ok=True)
     exe = os.path.join(a.work, a.prog + "." + a.ptx_arch)
-    # One compile per program, shared by the target/policy variants (nvcc is the slow part).
+    # One compile per program, shared by the target/policy variants (nvcc is the slow part). The
+    # lock makes a variant that starts while another compiles (ctest -j) wait for that executable
+    # instead of compiling it a second time.
     t0 = time.time()
-    if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
-        failed = build_program(a.nvcc, units, extra, exe, a.ptx_arch, True,
-                               os.path.join(a.object_dir, a.prog) if a.object_dir else None)
-        if failed:
-            print(failed)
-            return 1
+    with open(exe + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(exe) or os.path.getmtime(exe) < newest_mtime(src):
+            failed = build_program(a.nvcc, units, extra, exe, a.ptx_arch, True,
+                                   os.path.join(a.object_dir, a.prog) if a.object_dir else None)
+            if failed:
+                print(failed)
+                return 1
     t1 = time.time()
     env = dict(os.environ)
     if not a.launcher:

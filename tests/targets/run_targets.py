@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Target sweep of one corpus program: translate its PTX for a group of AMDGPU targets and check
-every resulting code object.
+every resulting code object. The PTX is the public corpus suite's (tests/corpus: nvcc -ptx for
+sm_75/80/90/100, kept in build/tests/corpus/work/<prog>/<sm>/); its tests are the fixtures.
 
-Two modes:
-  --gen-ptx  nvcc -ptx -arch=<sm> <flags> prog.cu -o <workdir>/prog.ptx  (CTest fixture setup)
+Modes:
   (default)  one `ptx2amd -O3 --offload-arch=A --offload-arch=B ...` run for the group's targets
              (one parse + translation shared by all targets; an offload bundle comes out), then
              for every target's code object in the bundle:
@@ -22,6 +22,13 @@ work-group holds at most 1024 work-items): the whole-module pad run must then fa
 "N threads per block need M work-items under --warp-policy=pad" error for one of those kernels, and
 the sweep is repeated with --warp-policy=<kernel>=pack for each of them (those kernels are then
 checked as pack, the rest as pad). A missing tool or any mismatch fails the case; nothing is skipped.
+
+  --sample   the CI form (README.md "Sampling"): one program, a fixed-rule sample of the full sweep
+             that rotates with the seed ($PTX2AMD_TARGETS_SEED, default: the UTC day number). Each run
+             checks one PTX ISA level (--sms) and one target of every lowering family (FAMILIES),
+             wave64 families under pack or pad; every (sm, target, policy) of the sweep comes up in
+             any 24 consecutive seeds (4 levels x 3 targets x 2 policies of the largest wave64 family;
+             --selftest checks that). The checks are the shard checks above.
 """
 import argparse
 import math
@@ -37,6 +44,48 @@ import time
 import yaml
 
 WAVE64 = {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx9-generic", "gfx9-4-generic"}
+
+# Lowering families of the 17 targets (targets of one family take the same lowering paths in
+# amdgpu-lower: gfx10.3 / gfx11 (v_wmma) / gfx12 (v_wmma, new encodings); gfx9 without MFMA /
+# gfx908 (first MFMA) / gfx90a (MFMA, packed fp32) / gfx94x (MFMA fp8/xf32, gfx950's own ops)).
+# --sample checks one member of every family per run; the partition is checked against --archs.
+FAMILIES = [
+    ["gfx1030"],
+    ["gfx1100", "gfx1101", "gfx1102", "gfx1151", "gfx11-generic"],
+    ["gfx1200", "gfx1201", "gfx12-generic"],
+    ["gfx900", "gfx906", "gfx9-generic"],
+    ["gfx908"],
+    ["gfx90a"],
+    ["gfx942", "gfx950", "gfx9-4-generic"],
+]
+
+
+def sample_seed():
+    """$PTX2AMD_TARGETS_SEED if set (to repeat a run), else the UTC day number: every CI run of one
+    day checks the same sample, and consecutive days walk through the whole sweep."""
+    env = os.environ.get("PTX2AMD_TARGETS_SEED", "")
+    if env:
+        if not env.isdigit():
+            fail(f"PTX2AMD_TARGETS_SEED must be a non-negative integer, not '{env}'")
+        return int(env), "PTX2AMD_TARGETS_SEED"
+    return int(time.time()) // 86400, "UTC day number"
+
+
+def sample_plan(seed, index, sms, all_archs):
+    """The fixed rule: k = seed + program index; sm = sms[k mod |sms|]; family f checks combination
+    (k div |sms| + f) mod |combos_f| of its (target, policy) combinations (wave32: native; wave64:
+    pack then pad per target). Returns (sm, {policy: [targets]})."""
+    fam_archs = sorted(a for f in FAMILIES for a in f)
+    if fam_archs != sorted(all_archs) or len(set(fam_archs)) != len(fam_archs):
+        fail(f"internal: FAMILIES {fam_archs} do not partition the targets {sorted(all_archs)}")
+    k = seed + index
+    sm = sms[k % len(sms)]
+    groups = {"native": [], "pack": [], "pad": []}
+    for f, members in enumerate(FAMILIES):
+        combos = [(a, p) for a in members for p in (("pack", "pad") if a in WAVE64 else ("native",))]
+        a, p = combos[(k // len(sms) + f) % len(combos)]
+        groups[p].append(a)
+    return sm, {p: a for p, a in groups.items() if a}
 
 
 def child_cpu():
@@ -198,15 +247,14 @@ def translate_and_check(args, ptx, archs, policy, extra, entries, pack_kernels, 
     if policy == "pad":
         cmd.append("--warp-policy=pad")
     cmd += extra + [ptx, "-o", out]
-    # One bundle even for one arch, so the extraction below is uniform.
-    if len(archs) == 1:
-        fail("internal: a group needs at least two targets (the bundle path)")
     p = run(cmd, args.timeout)
     errs = [l for l in text(p.stderr).splitlines() if "error:" in l]
     if p.returncode != 0 or errs:
         fail(f"ptx2amd {tag}: exit {p.returncode}, {len(errs)} error lines:\n{tail(p.stderr)}")
     with open(out, "rb") as f:
-        bundle = read_bundle(f.read())
+        data = f.read()
+    # Several targets make an offload bundle; one target a plain code object.
+    bundle = read_bundle(data) if len(archs) > 1 else {f"hipv4-amdgcn-amd-amdhsa--{archs[0]}": data}
     problems = []
     for a in archs:
         blob = bundle.get(f"hipv4-amdgcn-amd-amdhsa--{a}")
@@ -225,9 +273,33 @@ def translate_and_check(args, ptx, archs, policy, extra, entries, pack_kernels, 
     print(f"  ok: {len(archs)} targets x {len(entries)} kernels ({tag})")
 
 
+SAMPLE_CYCLE = 24  # 4 ISA levels x the largest family's (target, policy) combinations (3 x 2)
+
+
+def check_sample_rule(all_archs, sms):
+    """Every (sm, target, policy) of the full sweep comes up in any SAMPLE_CYCLE consecutive seeds,
+    for every program index, and each seed picks one target per family."""
+    want = {(sm, a, p) for sm in sms for a in all_archs for p in (("pack", "pad") if a in WAVE64 else ("native",))}
+    for index in range(40):
+        for start in (0, 7, 20000):
+            seen = set()
+            for seed in range(start, start + SAMPLE_CYCLE):
+                sm, groups = sample_plan(seed, index, sms, all_archs)
+                picked = [a for al in groups.values() for a in al]
+                if sorted(picked) != sorted({a for a in picked}) or len(picked) != len(FAMILIES):
+                    fail(f"selftest sample rule: seed {seed} index {index} picked {groups}")
+                seen |= {(sm, a, p) for p, al in groups.items() for a in al}
+            if seen != want:
+                fail(f"selftest sample rule: index {index}, seeds {start}..{start + SAMPLE_CYCLE - 1} miss "
+                     f"{sorted(want - seen)[:8]}")
+    print(f"  ok: sample rule covers all {len(want)} (sm, target, policy) in any {SAMPLE_CYCLE} consecutive seeds")
+
+
 def selftest(args, ptx):
     """The checker must reject wrong code objects: translate the program for one wave64 and one
-    wave32 target, then require that correct expectations pass and each mutated one fails."""
+    wave32 target, then require that correct expectations pass and each mutated one fails. Also
+    checks the sample rule's coverage (check_sample_rule)."""
+    check_sample_rule([a for a in args.archs.split(",") if a], [s for s in args.sms.split(",") if s])
     with open(ptx, encoding="utf-8", errors="replace") as f:
         entries = ptx_entries(f.read())
     out = os.path.join(args.workdir, f"{args.name}.selftest.bundle")
@@ -285,15 +357,10 @@ def launch_limit(args, ptx):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--gen-ptx", action="store_true")
     ap.add_argument("--selftest", action="store_true", help="check that the checker rejects wrong objects")
     ap.add_argument("--launch-limit", action="store_true", help="pad launch-size check with ptx2amd-run")
     ap.add_argument("--run", help="ptx2amd-run (with --launch-limit)")
     ap.add_argument("--kernel", help="kernel (with --launch-limit)")
-    ap.add_argument("--nvcc")
-    ap.add_argument("--src", help="CUDA program (with --gen-ptx)")
-    ap.add_argument("--sm", default="sm_90")
-    ap.add_argument("--nvcc-flags", default="")
     ap.add_argument("--ptx2amd")
     ap.add_argument("--readelf")
     ap.add_argument("--workdir", required=True)
@@ -302,38 +369,43 @@ def main():
     ap.add_argument("--policy", choices=["native", "pack", "pad"], default="pack")
     ap.add_argument("--opt", default="3")
     ap.add_argument("--timeout", type=int, default=1500)
+    ap.add_argument("--ptx", help="the program's PTX (default: <workdir>/<name>.ptx)")
+    ap.add_argument("--sample", action="store_true", help="today's sample of the sweep (module docstring)")
+    ap.add_argument("--sms", default="", help="with --sample: PTX ISA levels, comma-separated")
+    ap.add_argument("--ptx-dir", help="with --sample: <dir>/<sm>/<name>.ptx for each of --sms")
+    ap.add_argument("--index", type=int, help="with --sample: the program's index in the corpus")
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
-    ptx = os.path.join(args.workdir, args.name + ".ptx")
+    ptx = args.ptx or os.path.join(args.workdir, args.name + ".ptx")
     t0, c0 = time.monotonic(), child_cpu()
 
-    if args.gen_ptx:
-        if os.path.exists(ptx):
-            os.remove(ptx)
-        p = run([args.nvcc, "-ptx", f"-arch={args.sm}"] + shlex.split(args.nvcc_flags) + [args.src, "-o", ptx],
-                args.timeout)
-        if p.returncode != 0 or not os.path.exists(ptx):
-            fail(f"nvcc (exit {p.returncode}):\n{tail(p.stderr)}")
-        print(f"PASS gen-ptx {args.name} {args.sm} ({os.path.getsize(ptx)} bytes)")
-        return 0
-
+    if args.sample:
+        return sample(args)
     if not os.path.exists(ptx):
-        fail(f"{ptx} missing (the fixture test that runs nvcc failed or did not run)")
+        fail(f"{ptx} missing (the corpus test that runs nvcc for it failed or did not run)")
     if args.selftest:
         return selftest(args, ptx)
     if args.launch_limit:
         return launch_limit(args, ptx)
+    archs = [a for a in args.archs.split(",") if a]
+    sweep(args, ptx, archs, args.policy)
+    print(f"PASS {args.name} {args.policy} [{','.join(archs)}] "
+          f"{time.monotonic() - t0:.1f}s wall {child_cpu() - c0:.1f}s cpu")
+    return 0
+
+
+def sweep(args, ptx, archs, policy):
+    """The shard checks for one policy group of targets (module docstring)."""
     with open(ptx, encoding="utf-8", errors="replace") as f:
         entries = ptx_entries(f.read())
     if not entries:
         fail(f"no .entry in {ptx}")
-    archs = [a for a in args.archs.split(",") if a]
     for a in archs:
-        if (a in WAVE64) != (args.policy in ("pack", "pad")):
-            fail(f"internal: target {a} does not belong in a {args.policy} group")
+        if (a in WAVE64) != (policy in ("pack", "pad")):
+            fail(f"internal: target {a} does not belong in a {policy} group")
 
     pack_kernels = set()
-    if args.policy == "pad":
+    if policy == "pad":
         too_big = {n for n, i in entries.items() if cuda_bound(i) is not None and cuda_bound(i) > 512}
         if too_big:
             # The whole-module pad run must stop on exactly this diagnostic.
@@ -353,10 +425,28 @@ def main():
             print(f"  ok: expected pad error: {errs[0].strip()}")
             pack_kernels = too_big
     extra = [f"--warp-policy={k}=pack" for k in sorted(pack_kernels)]
-    translate_and_check(args, ptx, archs, args.policy, extra, entries, pack_kernels, args.policy)
-    print(f"PASS {args.name} {args.policy} [{','.join(archs)}] {len(entries)} kernels"
-          f"{' (pack for ' + ','.join(sorted(pack_kernels)) + ')' if pack_kernels else ''} "
-          f"{time.monotonic() - t0:.1f}s wall {child_cpu() - c0:.1f}s cpu")
+    translate_and_check(args, ptx, archs, policy, extra, entries, pack_kernels, policy)
+    print(f"  {policy} [{','.join(archs)}]: {len(entries)} kernels"
+          f"{' (pack for ' + ','.join(sorted(pack_kernels)) + ')' if pack_kernels else ''}")
+
+
+def sample(args):
+    """--sample: today's slice of the full sweep for one program (sample_plan)."""
+    t0, c0 = time.monotonic(), child_cpu()
+    sms = [s for s in args.sms.split(",") if s]
+    if not sms or args.index is None:
+        fail("internal: --sample needs --sms and --index")
+    seed, origin = sample_seed()
+    sm, groups = sample_plan(seed, args.index, sms, [a for a in args.archs.split(",") if a])
+    picked = " ".join(f"{a}/{p}" for p, al in groups.items() for a in al)
+    print(f"sample: seed {seed} ({origin}), program index {args.index}: {sm}: {picked}")
+    print(f"  (repeat with PTX2AMD_TARGETS_SEED={seed}; the whole sweep: README.md, label targets-full)")
+    ptx = os.path.join(args.ptx_dir, sm, args.name + ".ptx")
+    if not os.path.exists(ptx):
+        fail(f"{ptx} missing (the corpus test that runs nvcc for {sm} failed or did not run)")
+    for policy, archs in groups.items():
+        sweep(args, ptx, archs, policy)
+    print(f"PASS {args.name} sample {sm}: {picked} {time.monotonic() - t0:.1f}s wall {child_cpu() - c0:.1f}s cpu")
     return 0
 
 

@@ -10,18 +10,18 @@
 // Exit status 1 on any error or difference.
 //
 //===----------------------------------------------------------------------===//
+#include "InputFile.h"
+#include "KernelArgs.h"
 #include "emu/Emu.h"
 #include "isa-emu/IsaEmu.h"
 #include "ptxjit/Lowering.h"
 #include "support/CommandLine.h"
 #include "support/Error.h"
 
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -39,33 +39,10 @@ const char *Usage =
   exit(1);
 }
 
-unsigned elemSize(const std::string &T) {
-  if (T == "i8" || T == "u8") return 1;
-  if (T == "i16" || T == "u16") return 2;
-  if (T == "i32" || T == "u32" || T == "f32") return 4;
-  if (T == "i64" || T == "u64" || T == "f64") return 8;
-  die("unknown element type '" + T + "'");
-}
-void storeValue(const std::string &T, double V, uint8_t *P) {
-  if (T == "f32") { float f = float(V); memcpy(P, &f, 4); }
-  else if (T == "f64") memcpy(P, &V, 8);
-  else { int64_t I = int64_t(V); memcpy(P, &I, elemSize(T)); }
-}
-std::vector<std::string> split(const std::string &S, char C, size_t Max = 100) {
-  std::vector<std::string> Out;
-  size_t B = 0;
-  while (Out.size() + 1 < Max) {
-    size_t E = S.find(C, B);
-    if (E == std::string::npos) break;
-    Out.push_back(S.substr(B, E - B));
-    B = E + 1;
-  }
-  Out.push_back(S.substr(B));
-  return Out;
-}
 void parseDim(const std::string &S, uint32_t D[3]) {
-  D[0] = D[1] = D[2] = 1;
-  if (sscanf(S.c_str(), "%u,%u,%u", &D[0], &D[1], &D[2]) < 1) die("bad dimensions '" + S + "'");
+  auto R = ptx2amd::tools::parseDims(S);
+  if (!R) die(llvm::toString(R.takeError()));
+  D[0] = (*R)[0], D[1] = (*R)[1], D[2] = (*R)[2];
 }
 
 void printDiagnostics(const std::vector<support::Diagnostic> &Diags, const std::string &File, llvm::StringRef Text) {
@@ -74,13 +51,6 @@ void printDiagnostics(const std::vector<support::Diagnostic> &Diags, const std::
           stderr);
 }
 
-struct Arg {
-  bool isBuf = false;
-  std::string type;
-  unsigned elem = 4;
-  uint64_t count = 0;
-  std::vector<uint8_t> init;  // buffer contents or scalar bytes
-};
 
 } // namespace
 
@@ -128,9 +98,9 @@ int main(int argc, char **argv) {
   support::WarpPolicy Policy = Common.warpPolicy.module.value_or(support::WarpPolicy::Pack);
   for (const auto &[K, Pol] : Common.warpPolicy.kernels) // later entries win
     if (K == Kernel) Policy = Pol;
-  auto Buf = llvm::MemoryBuffer::getFile(File);
-  if (!Buf) die("cannot read '" + File + "'");
-  llvm::StringRef Text = (*Buf)->getBuffer();
+  std::string TextStore, ReadErr;
+  if (!ptx2amd::tools::readInputFile(File, TextStore, ReadErr)) die(ReadErr);
+  llvm::StringRef Text = TextStore;
   bool IsElf = Text.starts_with("\x7f" "ELF");
 
   amdgpulower::LowerOptions LO;
@@ -182,40 +152,11 @@ int main(int argc, char **argv) {
     die("kernel '" + Kernel + "' takes " + std::to_string((*KI)->explicitArgs.size()) + " arguments, " +
         std::to_string(ArgSpecs.size()) + " given");
 
-  std::vector<Arg> Args;
-  for (size_t a = 0; a < ArgSpecs.size(); ++a) {
-    auto Parts = split(ArgSpecs[a], ':', 5);
-    Arg G;
-    if (Parts[0] == "buf") {
-      if (Parts.size() < 4) die("buffer argument needs buf:TYPE:COUNT:INIT");
-      G.isBuf = true;
-      G.type = Parts[1];
-      G.elem = elemSize(G.type);
-      G.count = std::stoull(Parts[2]);
-      G.init.assign(G.count * G.elem, 0);
-      const std::string &Init = Parts[3];
-      if (Init == "zero") {
-      } else if (Init == "iota") {
-        for (uint64_t k = 0; k < G.count; ++k) storeValue(G.type, double(k), &G.init[k * G.elem]);
-      } else if (Init == "fill") {
-        double V = std::stod(Parts.at(4));
-        for (uint64_t k = 0; k < G.count; ++k) storeValue(G.type, V, &G.init[k * G.elem]);
-      } else if (Init == "rand") {
-        std::mt19937_64 R(Parts.size() >= 5 ? std::stoull(Parts[4]) : 0);
-        for (uint64_t k = 0; k < G.count; ++k) {
-          double V = G.type[0] == 'f' ? double(R() % 2000001) / 1000.0 - 1000.0 : double(R() % 1000);
-          storeValue(G.type, V, &G.init[k * G.elem]);
-        }
-      } else die("unknown buffer initialiser '" + Init + "'");
-    } else {
-      if (Parts.size() != 2) die("scalar argument needs TYPE:VALUE");
-      unsigned Sz = elemSize(Parts[0]);
-      G.init.assign(8, 0);
-      if (Parts[0][0] == 'f') storeValue(Parts[0], std::stod(Parts[1]), G.init.data());
-      else if (Parts[0][0] == 'i') { int64_t v = std::stoll(Parts[1]); memcpy(G.init.data(), &v, Sz); }
-      else { uint64_t v = std::stoull(Parts[1]); memcpy(G.init.data(), &v, Sz); }
-    }
-    Args.push_back(std::move(G));
+  std::vector<ptx2amd::tools::KernelArg> Args;
+  for (const std::string &Spec : ArgSpecs) {
+    auto KA = ptx2amd::tools::parseKernelArg(Spec);
+    if (!KA) die(llvm::toString(KA.takeError()));
+    Args.push_back(std::move(*KA));
   }
 
   // ---- isa-emu
@@ -223,15 +164,15 @@ int main(int argc, char **argv) {
   std::vector<std::vector<uint8_t>> Scalars(Args.size() + 1);
   std::vector<void *> Ptrs;
   for (size_t a = 0; a < Args.size(); ++a) {
-    if (Args[a].isBuf) {
-      auto Addr = (*Dev)->malloc(std::max<uint64_t>(Args[a].init.size(), 1));
+    if (Args[a].isBuffer) {
+      auto Addr = (*Dev)->malloc(std::max<uint64_t>(Args[a].bytes.size(), 1));
       if (!Addr) die(llvm::toString(Addr.takeError()));
       IsaAddr[a] = *Addr;
-      if (auto E = (*Dev)->copyToDevice(*Addr, Args[a].init.data(), Args[a].init.size())) die(llvm::toString(std::move(E)));
+      if (auto E = (*Dev)->copyToDevice(*Addr, Args[a].bytes.data(), Args[a].bytes.size())) die(llvm::toString(std::move(E)));
       Scalars[a].resize(16);
       memcpy(Scalars[a].data(), &IsaAddr[a], 8);
     } else {
-      Scalars[a] = Args[a].init;
+      Scalars[a] = Args[a].bytes;
       Scalars[a].resize(16);
     }
     Ptrs.push_back(Scalars[a].data());
@@ -252,25 +193,21 @@ int main(int argc, char **argv) {
   if (auto E = (*Dev)->launch(**Prog, Kernel, LC, Ptrs.data())) die(llvm::toString(std::move(E)));
   std::vector<std::vector<uint8_t>> IsaOut(Args.size());
   for (size_t a = 0; a < Args.size(); ++a)
-    if (Args[a].isBuf) {
-      IsaOut[a].resize(Args[a].init.size());
+    if (Args[a].isBuffer) {
+      IsaOut[a].resize(Args[a].bytes.size());
       if (auto E = (*Dev)->copyFromDevice(IsaOut[a].data(), IsaAddr[a], IsaOut[a].size())) die(llvm::toString(std::move(E)));
     }
-  for (auto &D : Dumps) {
-    auto P = split(D, ':', 2);
-    size_t K = std::stoul(P[0].substr(3)), Seen = 0, A = 0;
-    for (; A < Args.size(); ++A) if (Args[A].isBuf && Seen++ == K) break;
-    if (A == Args.size()) die("no buffer '" + P[0] + "'");
-    uint64_t N = P.size() > 1 ? std::min<uint64_t>(Args[A].count, std::stoull(P[1])) : Args[A].count;
-    printf("%s:", P[0].c_str());
-    for (uint64_t k = 0; k < N; ++k) {
-      const uint8_t *E = &IsaOut[A][k * Args[A].elem];
-      const std::string &T = Args[A].type;
-      if (T == "f32") { float f; memcpy(&f, E, 4); printf(" %.9g", f); }
-      else if (T == "f64") { double d; memcpy(&d, E, 8); printf(" %.17g", d); }
-      else { int64_t v = 0; memcpy(&v, E, Args[A].elem); if (T[0] == 'i') { unsigned s = 64 - 8 * Args[A].elem; v = (v << s) >> s; } printf(" %" PRId64, v); }
-    }
-    printf("\n");
+  for (auto &Spec : Dumps) {
+    auto D = ptx2amd::tools::parseDump(Spec, /*WithPath=*/false);
+    if (!D) die(llvm::toString(D.takeError()));
+    size_t Seen = 0, A = 0;
+    for (; A < Args.size(); ++A)
+      if (Args[A].isBuffer && Seen++ == D->buffer) break;
+    if (A == Args.size()) die("no buffer 'buf" + std::to_string(D->buffer) + "'");
+    uint64_t N = std::min<uint64_t>(Args[A].count, D->count.value_or(Args[A].count));
+    std::string Line = "buf" + std::to_string(D->buffer) + ":";
+    ptx2amd::tools::formatElements(Args[A].type, Args[A].elemBytes, IsaOut[A].data(), N, Line);
+    printf("%s\n", Line.c_str());
   }
   if (Counters) {
     auto C = (*Dev)->counters();
@@ -296,15 +233,15 @@ int main(int argc, char **argv) {
   std::vector<std::vector<uint8_t>> EScal(Args.size());
   std::vector<void *> EPtrs;
   for (size_t a = 0; a < Args.size(); ++a) {
-    if (Args[a].isBuf) {
-      auto Addr = (*EDev)->malloc(std::max<uint64_t>(Args[a].init.size(), 1));
+    if (Args[a].isBuffer) {
+      auto Addr = (*EDev)->malloc(std::max<uint64_t>(Args[a].bytes.size(), 1));
       if (!Addr) die(llvm::toString(Addr.takeError()));
       EAddr[a] = *Addr;
-      if (auto E = (*EDev)->copyToDevice(*Addr, Args[a].init.data(), Args[a].init.size())) die(llvm::toString(std::move(E)));
+      if (auto E = (*EDev)->copyToDevice(*Addr, Args[a].bytes.data(), Args[a].bytes.size())) die(llvm::toString(std::move(E)));
       EScal[a].resize(16);
       memcpy(EScal[a].data(), &EAddr[a], 8);
     } else {
-      EScal[a] = Args[a].init;
+      EScal[a] = Args[a].bytes;
       EScal[a].resize(16);
     }
     EPtrs.push_back(EScal[a].data());
@@ -317,14 +254,14 @@ int main(int argc, char **argv) {
   int Rc = 0;
   size_t BufIdx = 0;
   for (size_t a = 0; a < Args.size(); ++a) {
-    if (!Args[a].isBuf) continue;
-    std::vector<uint8_t> Out(Args[a].init.size());
+    if (!Args[a].isBuffer) continue;
+    std::vector<uint8_t> Out(Args[a].bytes.size());
     if (auto E = (*EDev)->copyFromDevice(Out.data(), EAddr[a], Out.size())) die(llvm::toString(std::move(E)));
     size_t k = 0;
     while (k < Out.size() && Out[k] == IsaOut[a][k]) ++k;
     if (k < Out.size()) {
       printf("buf%zu: first difference at byte %zu (element %zu): isa 0x%02x, emu 0x%02x\n", BufIdx, k,
-             k / Args[a].elem, IsaOut[a][k], Out[k]);
+             k / Args[a].elemBytes, IsaOut[a][k], Out[k]);
       Rc = 1;
     } else printf("buf%zu: %zu bytes equal on isa and emu\n", BufIdx, Out.size());
     ++BufIdx;

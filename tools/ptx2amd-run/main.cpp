@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
+#include "KernelArgs.h"
 #include "emu/Emu.h"
 #include "ptxjit/Link.h"
 #include "ptxjit/Lowering.h"
@@ -24,7 +25,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -52,60 +52,12 @@ struct Buffer {
   uint64_t addr = 0;
 };
 
-unsigned elemSize(const std::string &T) {
-  if (T == "i8" || T == "u8") return 1;
-  if (T == "i16" || T == "u16") return 2;
-  if (T == "i32" || T == "u32" || T == "f32") return 4;
-  if (T == "i64" || T == "u64" || T == "f64") return 8;
-  die("unknown element type '" + T + "'");
-}
-
-void storeValue(const std::string &T, double V, uint8_t *P) {
-  if (T == "f32") { float f = float(V); memcpy(P, &f, 4); }
-  else if (T == "f64") memcpy(P, &V, 8);
-  else {
-    int64_t I = int64_t(V);
-    memcpy(P, &I, elemSize(T));
-  }
-}
-
 emu::Dim3 parseDim(const std::string &S) {
-  emu::Dim3 D;
-  unsigned V[3] = {1, 1, 1};
-  int N = sscanf(S.c_str(), "%u,%u,%u", &V[0], &V[1], &V[2]);
-  if (N < 1) die("bad dimensions '" + S + "'");
-  D.x = V[0]; D.y = V[1]; D.z = V[2];
-  return D;
-}
-
-std::vector<std::string> split(const std::string &S, char C, size_t Max = 100) {
-  std::vector<std::string> Out;
-  size_t B = 0;
-  while (Out.size() + 1 < Max) {
-    size_t E = S.find(C, B);
-    if (E == std::string::npos) break;
-    Out.push_back(S.substr(B, E - B));
-    B = E + 1;
-  }
-  Out.push_back(S.substr(B));
-  return Out;
-}
-
-void printElem(const Buffer &B, const uint8_t *P) {
-  const std::string &T = B.type;
-  if (T == "f32") { float f; memcpy(&f, P, 4); printf("%.9g", f); }
-  else if (T == "f64") { double d; memcpy(&d, P, 8); printf("%.17g", d); }
-  else if (T[0] == 'i') {
-    int64_t v = 0;
-    memcpy(&v, P, B.elem);
-    unsigned s = 64 - 8 * B.elem;
-    v = (v << s) >> s;
-    printf("%" PRId64, v);
-  } else {
-    uint64_t v = 0;
-    memcpy(&v, P, B.elem);
-    printf("%" PRIu64, v);
-  }
+  auto D = ptx2amd::tools::parseDims(S);
+  if (!D) die(llvm::toString(D.takeError()));
+  emu::Dim3 R;
+  R.x = (*D)[0], R.y = (*D)[1], R.z = (*D)[2];
+  return R;
 }
 
 } // namespace
@@ -212,83 +164,53 @@ int main(int argc, char **argv) {
   std::vector<std::vector<uint8_t>> Storage(ArgSpecs.size());
   std::vector<void *> Args;
   for (size_t a = 0; a < ArgSpecs.size(); ++a) {
-    auto Parts = split(ArgSpecs[a], ':', 5);
+    auto KA = ptx2amd::tools::parseKernelArg(ArgSpecs[a]);
+    if (!KA) die(llvm::toString(KA.takeError()));
     std::vector<uint8_t> &S = Storage[a];
-    if (Parts[0] == "buf") {
-      if (Parts.size() < 4) die("buffer argument '" + ArgSpecs[a] + "' needs buf:TYPE:COUNT:INIT");
+    if (KA->isBuffer) {
       Buffer B;
-      B.type = Parts[1];
-      B.elem = elemSize(B.type);
-      B.count = std::stoull(Parts[2]);
-      std::vector<uint8_t> Host(B.count * B.elem, 0);
-      const std::string &Init = Parts[3];
-      if (Init == "zero") {
-      } else if (Init == "iota") {
-        for (uint64_t k = 0; k < B.count; ++k) storeValue(B.type, double(k), &Host[k * B.elem]);
-      } else if (Init == "fill") {
-        if (Parts.size() < 5) die("fill needs a value");
-        double V = std::stod(Parts[4]);
-        for (uint64_t k = 0; k < B.count; ++k) storeValue(B.type, V, &Host[k * B.elem]);
-      } else if (Init == "rand") {
-        std::mt19937_64 R(Parts.size() >= 5 ? std::stoull(Parts[4]) : 0);
-        for (uint64_t k = 0; k < B.count; ++k) {
-          double V = B.type[0] == 'f' ? double(R() % 2000001) / 1000.0 - 1000.0 : double(R() % 1000);
-          storeValue(B.type, V, &Host[k * B.elem]);
-        }
-      } else if (Init == "file") {
-        if (Parts.size() < 5) die("file needs a path");
-        std::ifstream In(Parts[4], std::ios::binary);
-        if (!In) die("cannot read '" + Parts[4] + "'");
-        In.read(reinterpret_cast<char *>(Host.data()), std::streamsize(Host.size()));
-      } else die("unknown buffer initialiser '" + Init + "'");
-      auto Addr = (*Dev)->malloc(Host.size());
+      B.type = KA->type;
+      B.elem = KA->elemBytes;
+      B.count = KA->count;
+      auto Addr = (*Dev)->malloc(KA->bytes.size());
       if (!Addr) die(llvm::toString(Addr.takeError()));
       B.addr = *Addr;
-      if (auto E = (*Dev)->copyToDevice(B.addr, Host.data(), Host.size())) die(llvm::toString(std::move(E)));
+      if (auto E = (*Dev)->copyToDevice(B.addr, KA->bytes.data(), KA->bytes.size())) die(llvm::toString(std::move(E)));
       S.resize(8);
       memcpy(S.data(), &B.addr, 8);
       Buffers.push_back(B);
     } else {
-      if (Parts.size() != 2) die("scalar argument '" + ArgSpecs[a] + "' needs TYPE:VALUE");
-      unsigned Sz = elemSize(Parts[0]);
-      S.resize(std::max(8u, Sz));
-      if (Parts[0][0] == 'f') storeValue(Parts[0], std::stod(Parts[1]), S.data());
-      else if (Parts[0][0] == 'i') { int64_t v = std::stoll(Parts[1]); memcpy(S.data(), &v, Sz); }
-      else { uint64_t v = std::stoull(Parts[1]); memcpy(S.data(), &v, Sz); }
+      S = std::move(KA->bytes);
     }
     if (S.size() < KI->argSizes[a]) S.resize(KI->argSizes[a]);
     Args.push_back(S.data());
   }
   if (auto E = (*Dev)->launch(**Mod, Kernel, Cfg, Args.data())) die(llvm::toString(std::move(E)));
 
-  auto findBuf = [&](const std::string &Name) -> Buffer & {
-    if (Name.rfind("buf", 0) != 0) die("bad buffer name '" + Name + "' (expected bufK)");
-    size_t K = std::stoul(Name.substr(3));
-    if (K >= Buffers.size()) die("no buffer '" + Name + "'");
-    return Buffers[K];
+  auto findBuf = [&](const ptx2amd::tools::DumpRequest &D) -> Buffer & {
+    if (D.buffer >= Buffers.size()) die("no buffer 'buf" + std::to_string(D.buffer) + "'");
+    return Buffers[D.buffer];
   };
-  for (auto &D : Dumps) {
-    auto P = split(D, ':', 2);
-    Buffer &B = findBuf(P[0]);
-    uint64_t N = P.size() > 1 ? std::min<uint64_t>(B.count, std::stoull(P[1])) : B.count;
+  for (auto &Spec : Dumps) {
+    auto D = ptx2amd::tools::parseDump(Spec, /*WithPath=*/false);
+    if (!D) die(llvm::toString(D.takeError()));
+    Buffer &B = findBuf(*D);
+    uint64_t N = std::min<uint64_t>(B.count, D->count.value_or(B.count));
     std::vector<uint8_t> Host(N * B.elem);
     if (auto E = (*Dev)->copyFromDevice(Host.data(), B.addr, Host.size())) die(llvm::toString(std::move(E)));
-    printf("%s:", P[0].c_str());
-    for (uint64_t k = 0; k < N; ++k) {
-      printf(" ");
-      printElem(B, &Host[k * B.elem]);
-    }
-    printf("\n");
+    std::string Line = "buf" + std::to_string(D->buffer) + ":";
+    ptx2amd::tools::formatElements(B.type, B.elem, Host.data(), N, Line);
+    printf("%s\n", Line.c_str());
   }
-  for (auto &D : DumpFiles) {
-    auto P = split(D, ':', 2);
-    if (P.size() != 2) die("--dump-file needs bufK:PATH");
-    Buffer &B = findBuf(P[0]);
+  for (auto &Spec : DumpFiles) {
+    auto D = ptx2amd::tools::parseDump(Spec, /*WithPath=*/true);
+    if (!D) die(llvm::toString(D.takeError()));
+    Buffer &B = findBuf(*D);
     std::vector<uint8_t> Host(B.count * B.elem);
     if (auto E = (*Dev)->copyFromDevice(Host.data(), B.addr, Host.size())) die(llvm::toString(std::move(E)));
-    std::ofstream Out(P[1], std::ios::binary);
+    std::ofstream Out(D->path, std::ios::binary);
     Out.write(reinterpret_cast<const char *>(Host.data()), std::streamsize(Host.size()));
-    if (!Out) die("cannot write '" + P[1] + "'");
+    if (!Out) die("cannot write '" + D->path + "'");
   }
   if (Counters) {
     auto C = (*Dev)->counters(Kernel);
