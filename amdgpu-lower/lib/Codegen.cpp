@@ -7,7 +7,8 @@
 // call graphs, LDS kept per kernel), each part is serialised to bitcode,
 // then worker threads - each with its own LLVMContext, since a context is
 // single-threaded - optimise and compile the parts; lld links the objects
-// into one code object.
+// into one code object. The whole module (and its context, when the caller
+// hands it over) is freed before the parts are compiled.
 //
 //===----------------------------------------------------------------------===//
 #include "BackendDiagnostics.h"
@@ -115,7 +116,10 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
                                                 const LowerOptions &opts, OutputKind kind,
                                                 std::vector<Diagnostic> &diags,
-                                                std::vector<StageTime> *times) {
+                                                std::vector<StageTime> *times,
+                                                std::unique_ptr<llvm::LLVMContext> context) {
+  if (context && context.get() != &m->getContext())
+    return support::internalError(support::noLocf("compileModule: the context handed over is not the module's"));
   auto t0 = Clock::now();
   if (auto e = lowerModuleNoOpt(*m, opts, diags)) return e;
   if (auto e = checkUndefinedFunctions(*m)) return e;
@@ -156,6 +160,7 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
     parts.push_back(std::move(bc));
   }
   m.reset();
+  context.reset();
   if (times) times->push_back({"split (" + std::to_string(parts.size()) + " parts)", since(t1)});
 
   // Optimise + compile the parts in parallel.

@@ -92,7 +92,7 @@ int frontendOnce(const char *path) {
 } // namespace
 
 int main(int argc, char **argv) {
-  ptx::configureProcessAllocator();
+  ptx::configureProcessAllocator(ptx::AllocatorUse::FrontEnd);
   if (argc == 3 && std::strcmp(argv[1], "--frontend-once") == 0) return frontendOnce(argv[2]);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

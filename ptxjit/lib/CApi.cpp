@@ -146,10 +146,12 @@ void absorb(llvm::Error e, std::vector<Diagnostic> &diags, size_t before) {
 void compileUncached(llvm::ArrayRef<ptxjit::PTXUnit> units, const ptxjit_options_s &o, Payload &out,
                      std::vector<StageTime> *times) {
   using Clock = std::chrono::steady_clock;
-  llvm::LLVMContext ctx;
+  // On the heap: compileModule frees the translated module's context with the
+  // module right after its split (Lower.h), before the parts' codegen.
+  auto ctx = std::make_unique<llvm::LLVMContext>();
   auto kind = o.input == PTXJIT_INPUT_LLVM_IR ? ptxjit::InputKind::LLVMIR : ptxjit::InputKind::PTX;
   size_t before = out.diags.size();
-  auto mod = ptxjit::translateUnits(units, kind, ctx, out.diags, times);
+  auto mod = ptxjit::translateUnits(units, kind, *ctx, out.diags, times);
   if (!mod) {
     absorb(mod.takeError(), out.diags, before);
     out.status = statusOf(out.diags);
@@ -160,6 +162,8 @@ void compileUncached(llvm::ArrayRef<ptxjit::PTXUnit> units, const ptxjit_options
   if (o.archs.size() > 1) {
     llvm::raw_svector_ostream os(bc);
     llvm::WriteBitcodeToFile(**mod, os);
+    mod->reset(); // the archs read the bitcode
+    ctx.reset();
   }
   std::vector<amdgpulower::BundleEntry> entries;
   for (size_t ai = 0; ai < o.archs.size(); ++ai) {
@@ -176,12 +180,15 @@ void compileUncached(llvm::ArrayRef<ptxjit::PTXUnit> units, const ptxjit_options
     // repeat the metadata block).
     lo.threads = o.emit == PTXJIT_EMIT_OBJECT || o.emit == PTXJIT_EMIT_ASSEMBLY ? 1 : o.threads;
 
-    llvm::LLVMContext actx;
+    // actx is declared before m, so m is destroyed first.
+    std::unique_ptr<llvm::LLVMContext> actx;
     std::unique_ptr<llvm::Module> m;
     if (o.archs.size() == 1) {
+      actx = std::move(ctx);
       m = std::move(*mod);
     } else {
-      auto pm = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bc.str(), "ptx2amd"), actx);
+      actx = std::make_unique<llvm::LLVMContext>();
+      auto pm = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bc.str(), "ptx2amd"), *actx);
       if (!pm) {
         addError(out, support::internalError(support::noLoc(llvm::toString(pm.takeError()))));
         return;
@@ -204,7 +211,7 @@ void compileUncached(llvm::ArrayRef<ptxjit::PTXUnit> units, const ptxjit_options
       auto kindOut = o.emit == PTXJIT_EMIT_ASSEMBLY ? amdgpulower::OutputKind::Assembly
                      : o.emit == PTXJIT_EMIT_OBJECT  ? amdgpulower::OutputKind::Object
                                                      : amdgpulower::OutputKind::CodeObject;
-      auto bytes = amdgpulower::compileModule(std::move(m), lo, kindOut, adiags, &atimes);
+      auto bytes = amdgpulower::compileModule(std::move(m), lo, kindOut, adiags, &atimes, std::move(actx));
       if (!bytes) absorb(bytes.takeError(), adiags, b0);
       else if (o.emit == PTXJIT_EMIT_BUNDLE)
         entries.push_back({amdgpulower::bundleEntryId(arch), std::move(*bytes)});

@@ -67,7 +67,15 @@ llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, co
       if (!F.isDeclaration()) R.kernels.push_back(F.getName().str());
   if (opts.emitCodeObject) {
     std::unique_ptr<llvm::Module> Copy = opts.emitLowered ? llvm::CloneModule(**Mod) : std::move(*Mod);
-    auto Obj = amdgpulower::compileModule(std::move(Copy), LO, amdgpulower::OutputKind::CodeObject, R.diags);
+    // Without a lowered module to return, the translation's context goes with
+    // the module (freed after the split, Lower.h); R keeps a fresh one.
+    std::unique_ptr<llvm::LLVMContext> Ctx;
+    if (!opts.emitLowered) {
+      Ctx = std::move(R.context);
+      R.context = std::make_unique<llvm::LLVMContext>();
+    }
+    auto Obj = amdgpulower::compileModule(std::move(Copy), LO, amdgpulower::OutputKind::CodeObject, R.diags,
+                                          nullptr, std::move(Ctx));
     if (!Obj) return Obj.takeError();
     R.codeObject.assign(Obj->begin(), Obj->end());
   }

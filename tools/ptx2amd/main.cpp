@@ -226,7 +226,6 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
 } // namespace
 
 int main(int argc, char **argv) {
-  ptx::configureProcessAllocator();
   ptx2amd::Options opts;
   if (llvm::Error e = ptx2amd::parseOptions(argc, argv, opts)) {
     std::fprintf(stderr, "ptx2amd: error: %s\n", llvm::toString(std::move(e)).c_str());
@@ -249,6 +248,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "ptx2amd: error: -fsyntax-only cannot be combined with --emit\n");
     return kUsage;
   }
+  // Translation is the default; -fsyntax-only, --roundtrip-check and --emit=ptx stop at the front end.
+  bool translate = !opts.syntaxOnly && !opts.roundtripCheck && opts.emit != ptx2amd::EmitKind::Ptx;
+  ptx::configureProcessAllocator(translate ? ptx::AllocatorUse::Translation : ptx::AllocatorUse::FrontEnd);
   std::vector<Input> inputs;
   for (const std::string &in : opts.inputs) {
     Input i;
@@ -259,8 +261,6 @@ int main(int argc, char **argv) {
     }
     inputs.push_back(std::move(i));
   }
-  // Translation is the default; -fsyntax-only, --roundtrip-check and --emit=ptx stop at the front end.
-  bool translate = !opts.syntaxOnly && !opts.roundtripCheck && opts.emit != ptx2amd::EmitKind::Ptx;
   if (translate) return runTranslation(opts, inputs);
   if (inputs.size() > 1 && opts.emit == ptx2amd::EmitKind::Ptx) {
     std::fprintf(stderr, "ptx2amd: error: --emit=ptx takes exactly one input\n");

@@ -1,9 +1,11 @@
 //===- ProcessAllocator.cpp - allocator setup for front-end executables ---===//
 //
 // See ProcessAllocator.h. With mimalloc linked in (PTX2AMD_HAVE_MIMALLOC),
-// enables its large-OS-page mode, which madvise()s its segments for
-// transparent huge pages; measured on the 3.65 MB Thrust/CUB bench module,
-// front-end system time drops from ~0.10 s to ~0.02 s. Without mimalloc the
+// AllocatorUse::FrontEnd enables its large-OS-page mode, which madvise()s its
+// segments for transparent huge pages; measured on the 3.65 MB Thrust/CUB
+// bench module, front-end system time drops from ~0.10 s to ~0.02 s.
+// AllocatorUse::Translation sets it off (mimalloc's default), so pages
+// freed by the front end can return to the system. Without mimalloc the
 // functions are no-ops.
 //
 //===----------------------------------------------------------------------===//
@@ -17,10 +19,11 @@
 
 namespace ptx {
 
-void configureProcessAllocator() {
+void configureProcessAllocator([[maybe_unused]] AllocatorUse use) {
 #ifdef PTX2AMD_HAVE_MIMALLOC
   // An explicit MIMALLOC_LARGE_OS_PAGES in the environment wins.
-  if (!std::getenv("MIMALLOC_LARGE_OS_PAGES")) mi_option_set_enabled(mi_option_large_os_pages, true);
+  if (!std::getenv("MIMALLOC_LARGE_OS_PAGES"))
+    mi_option_set_enabled(mi_option_large_os_pages, use == AllocatorUse::FrontEnd);
 #endif
 }
 

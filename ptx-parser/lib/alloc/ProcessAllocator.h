@@ -6,7 +6,7 @@
 // first-touch page faults were about half of its CPU time. Executables that
 // parse large PTX (ptx2amd, bench_frontend) link the `ptxalloc` target, which
 // links mimalloc (overriding malloc/new process-wide) when it is available,
-// and call configureProcessAllocator() first thing in main. Libraries never
+// and call configureProcessAllocator() before the first large allocation. Libraries never
 // do this themselves: the allocator is the executable's choice (the fuzz
 // target, for one, runs under ASan's allocator).
 //
@@ -15,10 +15,23 @@
 
 namespace ptx {
 
-// Tunes the process allocator for large parses: with mimalloc, asks for
-// transparent huge pages (2 MiB), which cuts the page-fault count ~500x.
-// Without mimalloc it does nothing. Call before any large allocation.
-void configureProcessAllocator();
+// What the process does after parsing, which decides the page size.
+enum class AllocatorUse {
+  // Parse (and print / check) only: transparent huge pages (2 MiB), which
+  // cut the page-fault count ~500x.
+  FrontEnd,
+  // Parse, then translate and compile with LLVM: ordinary pages. The parse
+  // tree and the PTX AST are freed before LLVM's peak; with huge pages
+  // mimalloc keeps those pages resident, so peak RSS grew by the whole
+  // parse (CUB bench module, ptx2amd -O3 -j1: 176 MB with huge pages,
+  // 137 MB without, docs/notes/session6-perf.md) for ~0.05 s of system time.
+  Translation,
+};
+
+// Tunes the process allocator: with mimalloc, the page size above (an
+// explicit MIMALLOC_LARGE_OS_PAGES in the environment wins). Without
+// mimalloc it does nothing. Call before any large allocation.
+void configureProcessAllocator(AllocatorUse use);
 
 // The allocator the executable uses ("mimalloc" or "system"), for reports.
 const char *processAllocatorName();
