@@ -108,6 +108,16 @@ static float wrap_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
   return x;
 }
 
+/* Applies the descriptor's wrap / mirror to float coordinates (cube face coordinates are used
+ * as they are) and says whether they are normalized (face coordinates always are). */
+static inline int addressed_coords(const ptx_tex_desc *d, int cube, float *x, float *y, float *z) {
+  if (cube) return 1;
+  *x = wrap_coord(d, 0, *x);
+  *y = wrap_coord(d, 1, *y);
+  *z = wrap_coord(d, 2, *z);
+  return (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+}
+
 static float border(const ptx_tex_desc *d, uint32_t c) { return d->border_color[c & 3u]; }
 
 /* Value of channel c at integer texel (i,j,k) after addressing, as a bit
@@ -143,12 +153,7 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
                                                        float z, int32_t layer, int cube, uint32_t comp,
                                                        uint32_t part, uint32_t f) {
   int32_t k0 = layer >= 0 ? layer : 0;
-  int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
-  if (!cube) {
-    x = wrap_coord(d, 0, x);
-    y = wrap_coord(d, 1, y);
-    z = wrap_coord(d, 2, z);
-  }
+  int norm = addressed_coords(d, cube, &x, &y, &z);
   if (d->filter == PTX_TEX_FILTER_POINT) {
     int32_t i = ptx_texm_point_index(x, extent(d, 0), norm);
     int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
@@ -196,12 +201,7 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
 static uint32_t sample_int_linear(const ptx_tex_desc *d, uint32_t dims, float x, float y, float z,
                                   int32_t layer, int cube, uint32_t comp) {
   int32_t k0 = layer >= 0 ? layer : 0;
-  int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
-  if (!cube) {
-    x = wrap_coord(d, 0, x);
-    y = wrap_coord(d, 1, y);
-    z = wrap_coord(d, 2, z);
-  }
+  int norm = addressed_coords(d, cube, &x, &y, &z);
   ptx_texm_tap t[3] = {ptx_texm_linear_tap(x, extent(d, 0), norm), {0, 0u}, {k0, 0u}};
   if (dims > 1) t[1] = ptx_texm_linear_tap(y, extent(d, 1), norm);
   if (dims > 2) t[2] = ptx_texm_linear_tap(z, extent(d, 2), norm);
@@ -230,12 +230,7 @@ static uint32_t unfiltered(const ptx_tex_desc *d, uint32_t dims, uint32_t xb, ui
   if (!float_coords)
     return texel(d, dims, (int32_t)xb, (int32_t)yb, layer >= 0 ? k0 : (int32_t)zb, comp, float_result != 0);
   float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
-  int norm = cube || (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
-  if (!cube) {
-    x = wrap_coord(d, 0, x);
-    y = wrap_coord(d, 1, y);
-    z = wrap_coord(d, 2, z);
-  }
+  int norm = addressed_coords(d, cube, &x, &y, &z);
   int32_t i = ptx_texm_point_index(x, extent(d, 0), norm);
   int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
   int32_t k = dims > 2 ? ptx_texm_point_index(z, extent(d, 2), norm) : k0;
