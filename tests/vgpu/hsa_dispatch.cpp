@@ -12,6 +12,8 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
+#include "hsa_check.h"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -20,17 +22,6 @@
 #include <vector>
 
 namespace {
-
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    hsa_status_t s_ = (call);                                                                      \
-    if (s_ != HSA_STATUS_SUCCESS) {                                                                \
-      const char *m_ = nullptr;                                                                    \
-      hsa_status_string(s_, &m_);                                                                  \
-      fprintf(stderr, "%s:%d: %s failed: 0x%x %s\n", __FILE__, __LINE__, #call, s_, m_ ? m_ : ""); \
-      return 1;                                                                                    \
-    }                                                                                              \
-  } while (0)
 
 struct Pools {
   hsa_amd_memory_pool_t kernarg{}, fine{};
