@@ -7,6 +7,11 @@
 // one kernel-dispatch packet written into the ring + doorbell, then a wait
 // on the completion signal (60 s deadline). c[i] == a[i] + 2*b[i] is
 // checked against values computed here. Usage: hsa_dispatch CODE_OBJECT.
+// With --spin (vgpu.hang_deadline) the code object is spin.ptx's: its one
+// wave spins on a flag nobody sets and the program waits for the completion
+// signal without a timeout (ROCr turns that into WAIT_EVENTS of 0xFFFFFFFE
+// ms); the virtual GPU's hang monitor must end the process after
+// VGPU_WAIT_DEADLINE_S, naming the queue, the kernel and the host wait.
 //
 //===----------------------------------------------------------------------===//
 #include <hsa/hsa.h>
@@ -69,8 +74,9 @@ hsa_status_t findPools(hsa_amd_memory_pool_t P, void *Data) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: hsa_dispatch CODE_OBJECT\n");
+  const bool Spin = argc == 3 && !strcmp(argv[2], "--spin");
+  if (argc != 2 && !Spin) {
+    fprintf(stderr, "usage: hsa_dispatch CODE_OBJECT [--spin]\n");
     return 2;
   }
   std::ifstream F(argv[1], std::ios::binary);
@@ -109,7 +115,7 @@ int main(int argc, char **argv) {
   CHECK(hsa_executable_load_agent_code_object(Exe, Gpu, Reader, nullptr, nullptr));
   CHECK(hsa_executable_freeze(Exe, nullptr));
   hsa_executable_symbol_t Sym;
-  CHECK(hsa_executable_get_symbol_by_name(Exe, "vadd.kd", &Gpu, &Sym));
+  CHECK(hsa_executable_get_symbol_by_name(Exe, Spin ? "spin.kd" : "vadd.kd", &Gpu, &Sym));
   uint64_t KernelObject = 0;
   uint32_t KernargSize = 0, GroupSize = 0, PrivateSize = 0;
   CHECK(hsa_executable_symbol_get_info(Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &KernelObject));
@@ -164,6 +170,13 @@ int main(int argc, char **argv) {
   __atomic_store_n(reinterpret_cast<uint32_t *>(Pkt), HeaderSetup, __ATOMIC_RELEASE);
   hsa_signal_store_screlease(Q->doorbell_signal, hsa_signal_value_t(Index));
 
+  if (Spin) { // the flag is A[0] = 0.0f (all bits zero), which nothing sets
+    hsa_signal_value_t V =
+        hsa_signal_wait_scacquire(Done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+    fprintf(stderr, "FAIL: the unbounded wait returned (signal %lld) instead of the hang being reported\n",
+            (long long)V);
+    return 1;
+  }
   // 60 s deadline (the timeout hint is in HSA system timestamp ticks).
   uint64_t Freq = 0;
   hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &Freq);

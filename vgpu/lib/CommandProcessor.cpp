@@ -54,9 +54,19 @@ std::string CommandProcessor::describe() const {
   uint16_t H = atomicLoad<uint16_t>(D.ringBase + (R % Slots) * 64);
   volatile uint64_t *Bell = K.doorbell(D.doorbellOffset);
   uint64_t Rung = Bell ? *Bell : ~0ull;
-  return "read index " + std::to_string(R) + ", write index " + std::to_string(W) + ", doorbell " +
-         (Rung == ~0ull ? std::string("never rung") : std::to_string(Rung)) + ", packet at read index: " +
-         typeName(H & aql::HeaderTypeMask);
+  std::string S = "read index " + std::to_string(R) + ", write index " + std::to_string(W) + ", doorbell " +
+                  (Rung == ~0ull ? std::string("never rung") : std::to_string(Rung)) + ", packet at read index: " +
+                  typeName(H & aql::HeaderTypeMask);
+  if (busySinceNs()) {
+    std::lock_guard<std::mutex> L(CurrentMu);
+    if (!Current.empty()) S += " (executing: " + Current + ")";
+  }
+  return S;
+}
+
+void CommandProcessor::setCurrent(std::string What) {
+  std::lock_guard<std::mutex> L(CurrentMu);
+  Current = std::move(What);
 }
 
 void CommandProcessor::run() {
@@ -74,7 +84,10 @@ void CommandProcessor::run() {
       continue;
     }
     Idle.reset();
-    if (!processPacket(R)) {
+    beginPacket();
+    bool Ok = processPacket(R);
+    endPacket();
+    if (!Ok) {
       report("queue %u: stopping at packet %llu; the process ends (a GPU queue error)", D.id,
              (unsigned long long)R);
       fflush(stderr);
@@ -97,7 +110,12 @@ bool CommandProcessor::processPacket(uint64_t Index) {
     memcpy(&P, reinterpret_cast<const void *>(Addr), sizeof(P));
     // The queue object (amd_queue_t) starts with the hsa_queue_t whose base_address is the ring.
     uint64_t Start = Kfd::gpuTimestamp();
-    std::string Err = executeDispatch(K, P, Addr, D.ringBase);
+    std::string Err = executeDispatch(K, P, Addr, D.ringBase, [&](const std::string &Kernel) {
+      char Buf[64];
+      snprintf(Buf, sizeof Buf, "kernel object 0x%llx", (unsigned long long)P.kernelObject);
+      setCurrent("dispatch of " + (Kernel.empty() ? std::string(Buf) : Kernel + " (" + Buf + ")"));
+    });
+    setCurrent({});
     if (!Err.empty()) {
       report("queue %u: kernel dispatch (packet %llu, kernel object 0x%llx) failed: %s", D.id,
              (unsigned long long)Index, (unsigned long long)P.kernelObject, Err.c_str());
@@ -158,9 +176,19 @@ bool CommandProcessor::waitSignals(const uint64_t *Deps, unsigned N, bool All, u
     }
     if (Used == 0 || (All ? Zero == Used : Zero > 0)) return true;
     if (std::chrono::steady_clock::now() > Until) {
-      report("queue %u: barrier packet %llu waited past the deadline (VGPU_WAIT_DEADLINE_S) for %u of %u "
-             "dependency signals",
-             D.id, (unsigned long long)Index, Used - Zero, Used);
+      std::string Pending;
+      for (unsigned i = 0; i < N; ++i)
+        if (Deps[i]) {
+          int64_t V = __atomic_load_n(&reinterpret_cast<aql::AmdSignal *>(Deps[i])->value, __ATOMIC_ACQUIRE);
+          if (V != 0) {
+            char Buf[96];
+            snprintf(Buf, sizeof Buf, " dep_signal[%u] 0x%llx = %lld;", i, (unsigned long long)Deps[i], (long long)V);
+            Pending += Buf;
+          }
+        }
+      report("queue %u: %s packet %llu waited past the deadline (VGPU_WAIT_DEADLINE_S) for %u of %u "
+             "dependency signals to reach 0:%s",
+             D.id, All ? "BARRIER_AND" : "BARRIER_OR", (unsigned long long)Index, Used - Zero, Used, Pending.c_str());
       return false;
     }
     if (++Spins < 64) sched_yield();

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -43,10 +44,13 @@ private:
   bool runPm4(const aql::Pm4IbPacket &P, uint64_t Index);
   bool waitValue(const aql::BarrierValuePacket &P, uint64_t Index);
   void completeSignal(uint64_t Signal, uint64_t Start = 0, uint64_t End = 0);
+  void setCurrent(std::string What);
 
   Kfd &K;
   QueueDesc D;
   std::atomic<bool> Stop{false};
+  mutable std::mutex CurrentMu;
+  std::string Current; ///< what the packet now executing does (describe(); guarded by CurrentMu)
   std::thread Thread;
 };
 

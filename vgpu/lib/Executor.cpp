@@ -98,7 +98,7 @@ Shaders &shaders(Kfd &K) {
 } // namespace
 
 std::string executeDispatch(Kfd &K, const aql::KernelDispatchPacket &Pkt, uint64_t PacketAddress,
-                            uint64_t QueueAddress) {
+                            uint64_t QueueAddress, const std::function<void(const std::string &)> &Starting) {
   Shaders &S = shaders(K);
   if (!S.Dev) return "isa-emu: " + S.Error;
   unsigned Dims = Pkt.setup & 3;
@@ -117,6 +117,15 @@ std::string executeDispatch(Kfd &K, const aql::KernelDispatchPacket &Pkt, uint64
   VGPU_TRACE("dispatch kernel object 0x%llx grid %ux%ux%u block %ux%ux%u lds %u priv %u",
              (unsigned long long)Pkt.kernelObject, D.gridWorkItems.x, D.gridWorkItems.y, D.gridWorkItems.z,
              D.block.x, D.block.y, D.block.z, D.groupSegmentBytes, D.privateSegmentBytes);
+  std::string Name;
+  for (auto &N : (*P)->kernelNames())
+    if (auto KI = (*P)->kernel(N); KI && (*KI)->kdAddress == Pkt.kernelObject) {
+      Name = N;
+      break;
+    } else if (!KI) {
+      llvm::consumeError(KI.takeError());
+    }
+  Starting(Name);
   if (llvm::Error E = S.Dev->launchPacket(**P, D)) return llvm::toString(std::move(E));
   return {};
 }

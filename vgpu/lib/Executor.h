@@ -9,13 +9,16 @@
 
 #include "Aql.h"
 
+#include <functional>
 #include <string>
 
 namespace vgpu {
 
 class Kfd;
 
+/// \p Starting is called with the kernel's symbol name ("" when the code has
+/// none, e.g. ROCr's blit kernels) just before the grid starts.
 std::string executeDispatch(Kfd &K, const aql::KernelDispatchPacket &Pkt, uint64_t PacketAddress,
-                            uint64_t QueueAddress);
+                            uint64_t QueueAddress, const std::function<void(const std::string &)> &Starting);
 
 } // namespace vgpu

@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <thread>
 #include <unistd.h>
 
 namespace vgpu {
@@ -155,7 +156,10 @@ int Kfd::getProcessAperturesNew(void *A) {
 
 int Kfd::allocMemory(void *A) {
   auto *Args = static_cast<kfd_ioctl_alloc_memory_of_gpu_args *>(A);
-  if (Args->gpu_id != T->gpuId) return -EINVAL;
+  if (Args->gpu_id != T->gpuId) {
+    report("ALLOC_MEMORY_OF_GPU for gpu_id 0x%x: the only GPU is 0x%x", Args->gpu_id, T->gpuId);
+    return -EINVAL;
+  }
   std::lock_guard<std::mutex> L(Mu);
   BufferObject Bo;
   Bo.handle = NextHandle++;
@@ -169,7 +173,11 @@ int Kfd::allocMemory(void *A) {
   if (Kind == KFD_IOC_ALLOC_MEM_FLAGS_VRAM || Kind == KFD_IOC_ALLOC_MEM_FLAGS_GTT ||
       Kind == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
     uint64_t Size = (Bo.size + 4095) & ~4095ull;
-    if (PhysNext + Size > PhysBytes) return -ENOMEM;
+    if (PhysNext + Size > PhysBytes) {
+      report("ALLOC_MEMORY_OF_GPU of %llu bytes: the virtual GPU's %llu GiB of backing memory are used up",
+             (unsigned long long)Bo.size, (unsigned long long)(PhysBytes >> 30));
+      return -ENOMEM;
+    }
     Bo.backing = PhysNext;
     PhysNext += Size;
     // The GPU's view: the VA the thunk reserved (PROT_NONE) becomes this BO's
@@ -205,7 +213,10 @@ int Kfd::freeMemory(void *A) {
   auto *Args = static_cast<kfd_ioctl_free_memory_of_gpu_args *>(A);
   std::lock_guard<std::mutex> L(Mu);
   auto It = Bos.find(Args->handle);
-  if (It == Bos.end()) return -EINVAL;
+  if (It == Bos.end()) {
+    report("FREE_MEMORY_OF_GPU of handle 0x%llx, which names no buffer object", (unsigned long long)Args->handle);
+    return -EINVAL;
+  }
   if (It->second.backing != ~0ull)
     fallocate(PhysFd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(It->second.backing),
               off_t((It->second.size + 4095) & ~4095ull));
@@ -219,10 +230,17 @@ int Kfd::mapMemory(void *A, bool Map) {
   // Same layout for map and unmap: {handle, device_ids_array_ptr, n_devices, n_success}.
   auto *Args = static_cast<kfd_ioctl_map_memory_to_gpu_args *>(A);
   std::lock_guard<std::mutex> L(Mu);
-  if (!Bos.count(Args->handle)) return -EINVAL;
+  const char *What = Map ? "MAP_MEMORY_TO_GPU" : "UNMAP_MEMORY_FROM_GPU";
+  if (!Bos.count(Args->handle)) {
+    report("%s of handle 0x%llx, which names no buffer object", What, (unsigned long long)Args->handle);
+    return -EINVAL;
+  }
   const uint32_t *Ids = reinterpret_cast<const uint32_t *>(Args->device_ids_array_ptr);
   for (uint32_t i = 0; i < Args->n_devices; ++i)
-    if (Ids && Ids[i] != T->gpuId) return -EINVAL;
+    if (Ids && Ids[i] != T->gpuId) {
+      report("%s for gpu_id 0x%x: the only GPU is 0x%x", What, Ids[i], T->gpuId);
+      return -EINVAL;
+    }
   Args->n_success = Args->n_devices;
   return 0;
 }
@@ -291,8 +309,11 @@ int Kfd::createEvent(void *A) {
     report("CREATE_EVENT of event type %u is not supported", Args->event_type);
     return -EINVAL;
   }
+  if (NextEvent >= 4096) { // KFD_SIGNAL_EVENT_LIMIT slots
+    report("CREATE_EVENT: all 4096 event slots of the event page are used");
+    return -ENOMEM;
+  }
   uint32_t Id = NextEvent++;
-  if (Id >= 4096) return -ENOMEM; // KFD_SIGNAL_EVENT_LIMIT slots
   Events[Id] = Event{Args->event_type, Args->auto_reset != 0, false};
   Args->event_id = Id;
   Args->event_trigger_data = Id;
@@ -308,7 +329,9 @@ int Kfd::createEvent(void *A) {
 int Kfd::destroyEvent(void *A) {
   auto *Args = static_cast<kfd_ioctl_destroy_event_args *>(A);
   std::lock_guard<std::mutex> L(Mu);
-  return Events.erase(Args->event_id) ? 0 : -EINVAL;
+  if (Events.erase(Args->event_id)) return 0;
+  report("DESTROY_EVENT of event %u, which does not exist", Args->event_id);
+  return -EINVAL;
 }
 
 int Kfd::setEvent(void *A, bool Set) {
@@ -316,7 +339,10 @@ int Kfd::setEvent(void *A, bool Set) {
   {
     std::lock_guard<std::mutex> L(Mu);
     auto It = Events.find(Id);
-    if (It == Events.end()) return -EINVAL;
+    if (It == Events.end()) {
+      report("%s of event %u, which does not exist", Set ? "SET_EVENT" : "RESET_EVENT", Id);
+      return -EINVAL;
+    }
     It->second.signaled = Set;
   }
   if (Set) EventCv.notify_all();
@@ -336,10 +362,24 @@ void Kfd::signalEvent(uint32_t Id) {
 int Kfd::waitEvents(void *A) {
   auto *Args = static_cast<kfd_ioctl_wait_events_args *>(A);
   auto *Data = reinterpret_cast<kfd_event_data *>(Args->events_ptr);
+  // KFD_EVENT_TIMEOUT_INFINITE: bounded by the deadline here. (ROCr 5.2.3 never
+  // passes it: its unbounded signal waits ask for 0xFFFFFFFE ms at a time; a
+  // GPU that never finishes is caught by the hang monitor instead.)
   bool Infinite = Args->timeout == 0xffffffffu;
   auto Deadline = std::chrono::steady_clock::now() +
                   (Infinite ? std::chrono::milliseconds(waitDeadline()) : std::chrono::milliseconds(Args->timeout));
   std::unique_lock<std::mutex> L(Mu);
+  for (uint32_t i = 0; i < Args->num_events; ++i)
+    if (!Events.count(Data[i].event_id)) { // as amdkfd's kfd_wait_on_events: an unknown id is EINVAL
+      report("WAIT_EVENTS on event %u, which does not exist", Data[i].event_id);
+      return -EINVAL;
+    }
+  uint64_t Serial = NextWait++;
+  Wait &W = Waits[Serial];
+  for (uint32_t i = 0; i < Args->num_events; ++i) W.events.push_back(Data[i].event_id);
+  W.all = Args->wait_for_all != 0;
+  W.timeoutMs = Args->timeout;
+  W.since = std::chrono::steady_clock::now();
   auto Ready = [&] {
     unsigned N = 0;
     for (uint32_t i = 0; i < Args->num_events; ++i) {
@@ -349,6 +389,7 @@ int Kfd::waitEvents(void *A) {
     return Args->wait_for_all ? N == Args->num_events : N > 0;
   };
   bool Done = EventCv.wait_until(L, Deadline, Ready);
+  Waits.erase(Serial);
   if (Done) {
     for (uint32_t i = 0; i < Args->num_events; ++i) {
       auto It = Events.find(Data[i].event_id);
@@ -358,9 +399,11 @@ int Kfd::waitEvents(void *A) {
     return 0;
   }
   if (Infinite) {
-    report("WAIT_EVENTS: an infinite wait on %u event(s) passed the deadline (VGPU_WAIT_DEADLINE_S); "
+    std::string Ids;
+    for (uint32_t i = 0; i < Args->num_events; ++i) Ids += " " + std::to_string(Data[i].event_id);
+    report("WAIT_EVENTS: an infinite wait for %s of event(s)%s passed the deadline (VGPU_WAIT_DEADLINE_S); "
            "%zu queue(s) exist",
-           Args->num_events, Queues.size());
+           Args->wait_for_all ? "all" : "any", Ids.c_str(), Queues.size());
     for (auto &[Id, Q] : Queues) report("  queue %u: %s", Id, Q->describe().c_str());
     Args->wait_result = KFD_IOC_WAIT_RESULT_FAIL;
     return 0;
@@ -369,9 +412,53 @@ int Kfd::waitEvents(void *A) {
   return 0;
 }
 
+std::string Kfd::pendingWaits() {
+  std::string S;
+  auto Now = std::chrono::steady_clock::now();
+  for (auto &[Serial, W] : Waits) {
+    S += "  host wait (WAIT_EVENTS, " + std::string(W.all ? "all" : "any") + " of events";
+    for (uint32_t E : W.events) S += " " + std::to_string(E);
+    S += ", timeout " + (W.timeoutMs == 0xffffffffu ? std::string("infinite") : std::to_string(W.timeoutMs) + " ms") +
+         ") blocked for " +
+         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(Now - W.since).count()) + " s\n";
+  }
+  return S.empty() ? "  no host thread is blocked in WAIT_EVENTS (the runtime may be polling the signal)\n" : S;
+}
+
+void Kfd::monitorHangs() {
+  const auto Deadline = waitDeadline();
+  const int64_t DeadlineNs = std::chrono::duration_cast<std::chrono::nanoseconds>(Deadline).count();
+  // Checked 8 times per deadline (at most every 250 ms): a hang is reported
+  // between 1x and 1.125x the deadline after its packet started.
+  const auto Period = std::min<std::chrono::milliseconds>(std::chrono::milliseconds(250),
+                                                          std::chrono::duration_cast<std::chrono::milliseconds>(Deadline) / 8);
+  for (;;) {
+    std::this_thread::sleep_for(Period);
+    std::unique_lock<std::mutex> L(Mu);
+    int64_t Now = std::chrono::steady_clock::now().time_since_epoch().count();
+    for (auto &[Id, Q] : Queues) {
+      int64_t Since = Q->busySinceNs();
+      if (!Since || Now - Since <= DeadlineNs) continue;
+      report("queue %u: one packet has run for %lld s, past the deadline (VGPU_WAIT_DEADLINE_S=%lld): the virtual "
+             "GPU is hung (a kernel that does not end, or a wait that is never satisfied); the process ends (a GPU "
+             "queue error)",
+             Id, (long long)((Now - Since) / 1000000000), (long long)Deadline.count());
+      report("  queue %u: %s", Id, Q->describe().c_str());
+      for (auto &[Other, Q2] : Queues)
+        if (Other != Id) report("  queue %u: %s", Other, Q2->describe().c_str());
+      fputs(("vgpu: pending:\n" + pendingWaits()).c_str(), stderr);
+      fflush(stderr);
+      _exit(70);
+    }
+  }
+}
+
 int Kfd::createQueue(void *A) {
   auto *Args = static_cast<kfd_ioctl_create_queue_args *>(A);
-  if (Args->gpu_id != T->gpuId) return -EINVAL;
+  if (Args->gpu_id != T->gpuId) {
+    report("CREATE_QUEUE for gpu_id 0x%x: the only GPU is 0x%x", Args->gpu_id, T->gpuId);
+    return -EINVAL;
+  }
   if (!DoorbellMap) return -ENOMEM;
   const bool Sdma = Args->queue_type == KFD_IOC_QUEUE_TYPE_SDMA || Args->queue_type == KFD_IOC_QUEUE_TYPE_SDMA_XGMI;
   if (Args->queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL && !Sdma) {
@@ -379,13 +466,18 @@ int Kfd::createQueue(void *A) {
            Args->queue_type);
     return -EINVAL;
   }
-  if (Sdma && (Args->ring_size & (Args->ring_size - 1))) {
-    report("CREATE_QUEUE: SDMA ring size %u is not a power of two", Args->ring_size);
+  if (!Args->ring_size || (Args->ring_size & (Args->ring_size - 1)) || (!Sdma && Args->ring_size % 64)) {
+    report("CREATE_QUEUE: %s ring size %u is not a power of two%s", Sdma ? "SDMA" : "AQL", Args->ring_size,
+           Sdma ? "" : " of 64-byte packets");
     return -EINVAL;
   }
+  std::call_once(MonitorOnce, [this] { std::thread([this] { monitorHangs(); }).detach(); });
   std::lock_guard<std::mutex> L(Mu);
+  if (NextQueue >= 1024) { // the doorbell page holds 1024 64-bit doorbells
+    report("CREATE_QUEUE: all 1024 doorbells of the virtual GPU are used");
+    return -ENOMEM;
+  }
   uint32_t Id = NextQueue++;
-  if (Id >= 1024) return -ENOMEM;
   QueueDesc D;
   D.id = Id;
   D.ringBase = Args->ring_base_address;
@@ -410,7 +502,10 @@ int Kfd::destroyQueue(void *A) {
   {
     std::lock_guard<std::mutex> L(Mu);
     auto It = Queues.find(Args->queue_id);
-    if (It == Queues.end()) return -EINVAL;
+    if (It == Queues.end()) {
+      report("DESTROY_QUEUE of queue %u, which does not exist", Args->queue_id);
+      return -EINVAL;
+    }
     Q = std::move(It->second);
     Queues.erase(It);
   }

@@ -15,6 +15,7 @@
 #include "Target.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -77,6 +78,10 @@ private:
   int getTileConfig(void *);
   int getClockCounters(void *);
   int setXnackMode(void *);
+  /// The hang monitor (started with the first queue): ends the process when
+  /// a queue's packet has run past waitDeadline(), naming it and the waits.
+  void monitorHangs();
+  std::string pendingWaits(); ///< the WAIT_EVENTS now blocked (Mu held)
 
   const Target *T = nullptr;
   std::mutex Mu;
@@ -97,6 +102,15 @@ private:
   uint32_t NextEvent = 1;
   uint64_t EventPageOffset = 0; ///< handle of the thunk's event page BO
   std::condition_variable EventCv;
+  struct Wait {
+    std::vector<uint32_t> events;
+    bool all = false;
+    uint32_t timeoutMs = 0;
+    std::chrono::steady_clock::time_point since;
+  };
+  std::map<uint64_t, Wait> Waits; ///< WAIT_EVENTS in progress, by a serial number
+  uint64_t NextWait = 0;
+  std::once_flag MonitorOnce;
 
   std::map<uint32_t, std::unique_ptr<HardwareQueue>> Queues; ///< AQL and SDMA queues by id
   uint32_t NextQueue = 0;

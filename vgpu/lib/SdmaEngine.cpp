@@ -70,7 +70,9 @@ void SdmaEngine::run() {
       continue;
     }
     Idle.reset();
+    beginPacket();
     uint64_t N = execute(R);
+    endPacket();
     if (N == 0) {
       report("SDMA queue %u: stopping at ring byte %llu; the process ends (a GPU queue error)", D.id,
              (unsigned long long)R);

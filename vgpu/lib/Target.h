@@ -2,9 +2,10 @@
 //
 // What the virtual agent reports: gfx version (as the KFD's
 // gfx_target_version), geometry (CUs, SIMDs, wave size), memory size and the
-// ids the thunk and ROCr key on. Only gfx90a is offered: Debian's ROCr 5.2.3
-// ISA registry (src/core/runtime/isa.cpp) ends at gfx1035, so a gfx1100 agent
-// would be rejected by ROCr itself (see docs/notes/session4-vgpu.md).
+// ids the thunk and ROCr key on. gfx90a is the usable target; gfx1100 is
+// presented too, but Debian's ROCr 5.2.3 ISA registry (src/core/runtime/isa.cpp)
+// ends at gfx1035, so ROCr drops that node and no GPU agent exists
+// (docs/notes/session7-vgpu.md has the code path and the probe's output).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
