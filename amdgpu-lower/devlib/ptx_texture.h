@@ -68,7 +68,7 @@ enum ptx_tex_geometry {
 /* Flags in ptx_tex_desc.flags. */
 #define PTX_TEX_FLAG_NORMALIZED_COORDS 0x1u /* coords in [0,1) of the extent */
 #define PTX_TEX_FLAG_SURFACE 0x2u           /* created as a surface object */
-#define PTX_TEX_FLAG_SRGB 0x4u              /* sRGB->linear on read (unsupported: trap) */
+#define PTX_TEX_FLAG_SRGB 0x4u              /* sRGB->linear of 8-bit unsigned normalized x/y/z */
 
 typedef struct ptx_tex_desc {
   /* 0: PTX_TEX_DESC_MAGIC. */

@@ -10,7 +10,8 @@
 // Copies with array endpoints (cuMemcpy2D / 3D, the 1D cuMemcpy{H,D,A}to{A,H,D} forms with
 // byte offsets) resolve in the core (runtime::resolveCopy) and run as one Stream::copy3D.
 // CUmipmappedArray is the core's runtime::MipmappedArray (one core array per level). Layered /
-// cube-map mipmapped arrays and resource views are refused (CUDA_ERROR_NOT_SUPPORTED).
+// cube-map mipmapped arrays are refused (CUDA_ERROR_NOT_SUPPORTED). A CUDA_RESOURCE_VIEW_DESC
+// becomes the core's runtime::ResourceView (its format decides what is promoted).
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -272,8 +273,7 @@ void textureDescOf(const runtime::TextureObject &O, CUDA_TEXTURE_DESC &D) {
   std::memcpy(D.borderColor, Border, sizeof Border);
   for (int I = 0; I < 3; ++I) D.addressMode[I] = CUaddress_mode(T.address[I]);
   D.filterMode = CUfilter_mode(T.filter);
-  const runtime::ChannelFormat &F =
-      O.res.kind == runtime::ResourceKind::Array ? O.res.array->desc.format : O.res.format;
+  const runtime::ChannelFormat &F = O.format;
   bool Integer = F.kind != runtime::ChannelKind::Float;
   D.flags = (Integer && !T.promoteIntegers ? CU_TRSF_READ_AS_INTEGER : 0) |
             (T.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) | (T.sRGB ? CU_TRSF_SRGB : 0) |
@@ -289,17 +289,28 @@ void textureDescOf(const runtime::TextureObject &O, CUDA_TEXTURE_DESC &D) {
 CUresult createObject(unsigned long long *Out, const CUDA_RESOURCE_DESC *Res, const CUDA_TEXTURE_DESC *Tex,
                       const CUDA_RESOURCE_VIEW_DESC *View, bool Surface, const char *Call) {
   if (!Out || !Res || (!Surface && !Tex)) return CUDA_ERROR_INVALID_VALUE;
-  if (View) return unsupported("cuTexObjectCreate (resource views)");
   if (Surface && Res->resType != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
   runtime::ResourceDesc R;
   if (CUresult E = resourceOf(*Res, R, Call)) return E;
+  runtime::ChannelFormat F = R.kind == runtime::ResourceKind::Array            ? R.array->desc.format
+                             : R.kind == runtime::ResourceKind::MipmappedArray ? R.mipmap->levels.front()->desc.format
+                                                                                : R.format;
+  runtime::ResourceView V;
+  if (View) {
+    V.format = unsigned(View->format);
+    V.width = View->width, V.height = View->height, V.depth = View->depth;
+    V.firstMipmapLevel = View->firstMipmapLevel, V.lastMipmapLevel = View->lastMipmapLevel;
+    V.firstLayer = View->firstLayer, V.lastLayer = View->lastLayer;
+    auto VF = runtime::viewFormat(V.format); // the view's format decides what is promoted
+    if (!VF) return fail(VF.takeError(), Call);
+    if (*VF) F = **VF;
+  }
   runtime::TextureDesc T;
   if (!Surface)
-    if (CUresult E = textureOf(*Tex, R.kind == runtime::ResourceKind::Array ? R.array->desc.format : R.format, T))
-      return E;
+    if (CUresult E = textureOf(*Tex, F, T)) return E;
   runtime::Context *C;
   if (CUresult E = core(&C)) return E;
-  auto H = C->createTextureObject(R, Surface ? nullptr : &T);
+  auto H = C->createTextureObject(R, Surface ? nullptr : &T, View ? &V : nullptr);
   if (!H) return fail(H.takeError(), Call);
   *Out = *H;
   return CUDA_SUCCESS;
@@ -517,7 +528,13 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *V, CUtexObject 
   runtime::TextureObject O;
   if (CUresult E = lookup(T, false, O, "cuTexObjectGetResourceViewDesc")) return E;
   if (!V) return CUDA_ERROR_INVALID_VALUE;
-  std::memset(V, 0, sizeof *V); // no view (resource views are refused at creation): CU_RES_VIEW_FORMAT_NONE
+  std::memset(V, 0, sizeof *V); // no view: CU_RES_VIEW_FORMAT_NONE and zeros
+  if (O.view) {
+    V->format = CUresourceViewFormat(O.view->format);
+    V->width = O.view->width, V->height = O.view->height, V->depth = O.view->depth;
+    V->firstMipmapLevel = O.view->firstMipmapLevel, V->lastMipmapLevel = O.view->lastMipmapLevel;
+    V->firstLayer = O.view->firstLayer, V->lastLayer = O.view->lastLayer;
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuSurfObjectCreate(CUsurfObject *S, const CUDA_RESOURCE_DESC *R) {

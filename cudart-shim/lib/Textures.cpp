@@ -282,7 +282,7 @@ cudaTextureDesc textureDescOf(const runtime::TextureDesc &T) {
 }
 
 cudaError_t createObject(unsigned long long *Out, const cudaResourceDesc *Res, const cudaTextureDesc *Tex,
-                         bool Surface, const char *Call) {
+                         bool Surface, const char *Call, const cudaResourceViewDesc *View = nullptr) {
   if (!Out || !Res || (!Surface && !Tex)) return fail(cudaErrorInvalidValue, std::string(Call) + ": null argument");
   *Out = 0;
   if (Surface && Res->resType != cudaResourceTypeArray)
@@ -292,8 +292,15 @@ cudaError_t createObject(unsigned long long *Out, const cudaResourceDesc *Res, c
   runtime::TextureDesc T;
   if (!Surface)
     if (cudaError_t E = textureOf(*Tex, T, Call)) return E;
+  runtime::ResourceView V;
+  if (View) {
+    V.format = unsigned(View->format);
+    V.width = View->width, V.height = View->height, V.depth = View->depth;
+    V.firstMipmapLevel = View->firstMipmapLevel, V.lastMipmapLevel = View->lastMipmapLevel;
+    V.firstLayer = View->firstLayer, V.lastLayer = View->lastLayer;
+  }
   SHIM_CONTEXT(C);
-  auto H = C->createTextureObject(R, Surface ? nullptr : &T);
+  auto H = C->createTextureObject(R, Surface ? nullptr : &T, View ? &V : nullptr);
   if (!H) return fromError(H.takeError(), Call);
   *Out = *H;
   return cudaSuccess;
@@ -531,11 +538,20 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *P, cudaStream_t S) {
 // ---- texture objects --------------------------------------------------------
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *Out, const cudaResourceDesc *Res, const cudaTextureDesc *Tex,
                                     const cudaResourceViewDesc *View) {
-  if (View) {
-    if (Out) *Out = 0;
-    return fail(cudaErrorNotSupported, "cudaCreateTextureObject: unsupported CUDA feature: resource views");
-  }
-  return createObject(Out, Res, Tex, false, "cudaCreateTextureObject");
+  return createObject(Out, Res, Tex, false, "cudaCreateTextureObject", View);
+}
+// The view the object was created with; InvalidValue when it has none (CUDA's documented answer).
+cudaError_t cudaGetTextureObjectResourceViewDesc(cudaResourceViewDesc *View, cudaTextureObject_t T) {
+  runtime::TextureObject O;
+  if (cudaError_t E = lookupObject(T, false, O, "cudaGetTextureObjectResourceViewDesc")) return E;
+  if (!View || !O.view)
+    return fail(cudaErrorInvalidValue, "cudaGetTextureObjectResourceViewDesc: the texture object has no resource view");
+  std::memset(View, 0, sizeof *View);
+  View->format = cudaResourceViewFormat(O.view->format);
+  View->width = O.view->width, View->height = O.view->height, View->depth = O.view->depth;
+  View->firstMipmapLevel = O.view->firstMipmapLevel, View->lastMipmapLevel = O.view->lastMipmapLevel;
+  View->firstLayer = O.view->firstLayer, View->lastLayer = O.view->lastLayer;
+  return cudaSuccess;
 }
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t T) {
   return destroyObject(T, false, "cudaDestroyTextureObject");

@@ -26,6 +26,27 @@ llvm::Error checkFormat(const ChannelFormat &F) {
   return llvm::Error::success();
 }
 
+llvm::Expected<std::optional<ChannelFormat>> viewFormat(unsigned Code) {
+  if (Code == 0) return std::nullopt;
+  if (Code >= 0x19 && Code <= 0x22)
+    return makeError(Errc::NotSupported, "unsupported CUDA feature: block-compressed resource view formats");
+  if (Code > 0x22) return makeError(Errc::InvalidValue, "unknown resource view format " + hex(Code));
+  // 0x01..0x12: {u8, s8, u16, s16, u32, s32} x {1, 2, 4} channels; 0x13..0x18: {f16, f32} x {1, 2, 4}
+  static const uint8_t Channels[3] = {1, 2, 4};
+  unsigned I = Code - 1;
+  ChannelFormat F;
+  F.channels = Channels[I % 3];
+  if (I < 0x12) {
+    unsigned Type = I / 3; // u8 s8 u16 s16 u32 s32
+    F.bits = uint8_t(8u << (Type / 2));
+    F.kind = Type % 2 ? ChannelKind::Signed : ChannelKind::Unsigned;
+  } else {
+    F.bits = I / 3 == 6 ? 16 : 32;
+    F.kind = ChannelKind::Float;
+  }
+  return F;
+}
+
 // ---- arrays -------------------------------------------------------------------------
 llvm::Expected<Array *> Context::createArray(const ArrayDesc &D) {
   if (D.width == 0) return makeError(Errc::InvalidValue, "an array of width 0");
@@ -268,8 +289,61 @@ llvm::Error describeResource(const Context &Ctx, const ResourceDesc &R, ptx_tex_
   return makeError(Errc::InvalidValue, "unknown resource kind");
 }
 
+// A resource view on the descriptor of an array or mipmapped array (CUDA's rules, from
+// cudaCreateTextureObject's documentation): only those two resource kinds; a non-block-compressed
+// format of the same element size; width, height and depth equal to the resource's (level 0);
+// mipmap levels first <= last < the levels (0 and 0 for an array); layers first <= last < the
+// layers (0 and 0 without layers). Violations are InvalidValue. The view's first level becomes
+// level 0 (so the LOD clamps count from it) and its first layer layer 0. A layered cube map's view
+// must select whole cubes (firstLayer a multiple of 6, lastLayer + 1 too): an assumption, the
+// H200's answer for other ranges is not recorded.
+llvm::Error applyView(const ResourceDesc &R, const ResourceView &V, ptx_tex_desc &T, ChannelFormat &F) {
+  if (R.kind != ResourceKind::Array && R.kind != ResourceKind::MipmappedArray)
+    return makeError(Errc::InvalidValue, "resource views need a CUDA array or mipmapped array resource");
+  auto VF = viewFormat(V.format);
+  if (!VF) return VF.takeError();
+  if (*VF) {
+    if ((*VF)->bytes() != F.bytes())
+      return makeError(Errc::InvalidValue, "the resource view's format has " + std::to_string((*VF)->bytes()) +
+                                               "-byte elements, the resource " + std::to_string(F.bytes()));
+    F = **VF;
+  }
+  const Array &A0 = R.kind == ResourceKind::Array ? *R.array : *R.mipmap->levels.front();
+  const ArrayDesc &D = A0.desc;
+  if (V.width != D.width || V.height != D.height || V.depth != D.depth)
+    return makeError(Errc::InvalidValue, "the resource view's extent " + std::to_string(V.width) + " x " +
+                                             std::to_string(V.height) + " x " + std::to_string(V.depth) +
+                                             " is not the resource's " + std::to_string(D.width) + " x " +
+                                             std::to_string(D.height) + " x " + std::to_string(D.depth));
+  unsigned Levels = R.kind == ResourceKind::MipmappedArray ? unsigned(R.mipmap->levels.size()) : 1u;
+  if (V.firstMipmapLevel > V.lastMipmapLevel || V.lastMipmapLevel >= Levels)
+    return makeError(Errc::InvalidValue, "resource view levels " + std::to_string(V.firstMipmapLevel) + ".." +
+                                             std::to_string(V.lastMipmapLevel) + " of a resource with " +
+                                             std::to_string(Levels) + " level(s)");
+  bool Layered = D.flags & (ArrayLayered | ArrayCubemap);
+  uint64_t Layers = Layered ? D.depth : 1;
+  if (V.firstLayer > V.lastLayer || V.lastLayer >= Layers)
+    return makeError(Errc::InvalidValue, "resource view layers " + std::to_string(V.firstLayer) + ".." +
+                                             std::to_string(V.lastLayer) + " of a resource with " +
+                                             std::to_string(Layers) + " layer(s)");
+  if ((D.flags & ArrayCubemap) && (V.firstLayer % 6 != 0 || (V.lastLayer + 1) % 6 != 0))
+    return makeError(Errc::InvalidValue, "a cubemap resource view must select whole cubes (layers 6k .. 6m+5)");
+  if (R.kind == ResourceKind::MipmappedArray) {
+    describeArray(*R.mipmap->levels[V.firstMipmapLevel], T);
+    T.num_levels = V.lastMipmapLevel - V.firstMipmapLevel + 1;
+    T.levels = R.mipmap->table + uint64_t(V.firstMipmapLevel) * sizeof(ptx_tex_level);
+  }
+  if (Layered) {
+    T.base += uint64_t(V.firstLayer) * T.pitch * T.height; // layers are pitch * height apart
+    T.layers = V.lastLayer - V.firstLayer + 1;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error describeTexture(const TextureDesc &X, const ChannelFormat &F, bool Linear, ptx_tex_desc &T) {
-  if (X.sRGB) return makeError(Errc::NotSupported, "unsupported CUDA feature: sRGB conversion");
+  // sRGB -> linear: the device library converts 8-bit unsigned normalized x/y/z channels and
+  // leaves other formats as they are.
+  if (X.sRGB) T.flags |= PTX_TEX_FLAG_SRGB;
   bool Promote = X.promoteIntegers && F.kind != ChannelKind::Float;
   if (Promote && F.bits == 32)
     return makeError(Errc::InvalidNormSetting, "reads promoted to [0,1] need 8- or 16-bit integer channels");
@@ -306,18 +380,24 @@ llvm::Error describeTexture(const TextureDesc &X, const ChannelFormat &F, bool L
 }
 } // namespace
 
-llvm::Expected<uint64_t> Context::createTextureObject(const ResourceDesc &R, const TextureDesc *Tex) {
+llvm::Expected<uint64_t> Context::createTextureObject(const ResourceDesc &R, const TextureDesc *Tex,
+                                                      const ResourceView *View) {
   ptx_tex_desc T;
   std::memset(&T, 0, sizeof T);
   T.magic = PTX_TEX_DESC_MAGIC;
   ChannelFormat F;
   bool Linear = false;
   if (llvm::Error E = describeResource(*this, R, T, F, Linear)) return E;
+  if (View && !Tex) return makeError(Errc::InvalidValue, "resource views are for texture objects");
+  if (View)
+    if (llvm::Error E = applyView(R, *View, T, F)) return E;
   T.channels = F.channels;
   T.bits = F.bits;
   T.kind = kindOf(F.kind);
   TextureObject Obj;
   Obj.res = R;
+  Obj.format = F;
+  if (View) Obj.view = *View;
   if (Tex) {
     if (llvm::Error E = describeTexture(*Tex, F, Linear, T)) return E;
     Obj.tex = *Tex;

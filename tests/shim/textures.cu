@@ -12,8 +12,11 @@
 //    out-of-range stores; cudaMemcpyToArray / FromArray (deprecated forms), array to array;
 //  * tex2Dgather (tld4) of a float and a uchar4 (component z) array, clamp;
 //  * queries (cudaGetChannelDesc, cudaArrayGetInfo, cudaGetTextureObject*Desc);
-//  * refusals: sRGB, resource views (cudaErrorNotSupported with
-//    the shim's note), linear filtering of integer reads
+//  * sRGB -> linear of an 8-bit unsigned normalized read (the sRGB transfer function, to 2^-10);
+//  * resource views: a uchar array read as signed char (normalized), a view of layers 1..2 of a
+//    layered array, cudaGetTextureObjectResourceViewDesc, and invalid views (extent, element
+//    size, layers of an unlayered array: cudaErrorInvalidValue per the API documentation);
+//  * refusals: linear filtering of integer reads
 //    (cudaErrorInvalidFilterSetting), normalized reads of 32-bit integers
 //    (cudaErrorInvalidNormSetting); a surface on an array without
 //    cudaArraySurfaceLoadStore is accepted, as CUDA 13 does on the H200.
@@ -55,6 +58,14 @@ __global__ void kwrap(cudaTextureObject_t t, float4* out) {
 __global__ void khalf(cudaTextureObject_t t, float* out) {
   int x = threadIdx.x, y = blockIdx.x;
   out[y * W + x] = tex2D<float>(t, x + 0.5f, y + 0.5f);
+}
+__global__ void klayer(cudaTextureObject_t t, float* out, int layer) {
+  int x = threadIdx.x, y = blockIdx.x;
+  out[y * 8 + x] = tex2DLayered<float>(t, x + 0.5f, y + 0.5f, layer);
+}
+static float srgbToLinear(unsigned char v) {  // IEC 61966-2-1
+  double c = v / 255.0;
+  return (float)(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
 }
 __global__ void k3d(cudaTextureObject_t t, float* out) {
   int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;  // (X3+2) x (Y3+2) x (Z3+2), shifted by -1
@@ -310,14 +321,60 @@ int main() {
     EXPECT(cudaCreateTextureObject(&bt, &rd, &td, nullptr) == cudaErrorInvalidFilterSetting, "linear filter on integer reads");
     cudaGetLastError();
     td.filterMode = cudaFilterModePoint;
-    td.sRGB = 1;
-    EXPECT(cudaCreateTextureObject(&bt, &rd, &td, nullptr) == cudaErrorNotSupported, "sRGB refused");
-    td.sRGB = 0;
-    cudaResourceViewDesc view{};
-    view.format = cudaResViewFormatUnsignedChar1;
-    view.width = W;
-    view.height = H;
-    EXPECT(cudaCreateTextureObject(&bt, &rd, &td, &view) == cudaErrorNotSupported, "resource view refused");
+    // sRGB -> linear on a normalized read of 8-bit unsigned texels, point sampled at centres
+    {
+      cudaTextureDesc sd{};
+      sd.addressMode[0] = sd.addressMode[1] = cudaAddressModeClamp;
+      sd.readMode = cudaReadModeNormalizedFloat;
+      sd.sRGB = 1;
+      cudaTextureObject_t st = 0;
+      EXPECT(cudaCreateTextureObject(&st, &rd, &sd, nullptr) == cudaSuccess, "sRGB texture created");
+      cudaTextureDesc q{};
+      if (st) CHECK(cudaGetTextureObjectTextureDesc(&q, st));
+      EXPECT(q.sRGB == 1, "sRGB flag queried back");
+      float* df;
+      CHECK(cudaMalloc(&df, W * H * sizeof(float)));
+      if (st) khalf<<<H, W>>>(st, df);
+      auto of = fromDevice(df, W * H);
+      for (int i = 0; i < W * H; ++i)
+        EXPECT(std::fabs(of[i] - srgbToLinear(a[i])) <= 1.0f / 1024, "sRGB texel %d (%u): %.9g != %.9g", i, a[i],
+               of[i], srgbToLinear(a[i]));
+      // a resource view reinterprets the unsigned chars as signed chars (normalized read)
+      cudaResourceViewDesc view{};
+      view.format = cudaResViewFormatSignedChar1;
+      view.width = W;
+      view.height = H;
+      sd.sRGB = 0;
+      cudaTextureObject_t vt = 0;
+      EXPECT(cudaCreateTextureObject(&vt, &rd, &sd, &view) == cudaSuccess, "resource view created");
+      cudaResourceViewDesc vq{};
+      if (vt) CHECK(cudaGetTextureObjectResourceViewDesc(&vq, vt));
+      EXPECT(vq.format == cudaResViewFormatSignedChar1 && vq.width == W && vq.height == H && vq.depth == 0 &&
+                 vq.firstLayer == 0 && vq.lastLayer == 0,
+             "resource view queried back");
+      EXPECT(cudaGetTextureObjectResourceViewDesc(&vq, st) == cudaErrorInvalidValue, "view query without a view");
+      cudaGetLastError();
+      if (vt) khalf<<<H, W>>>(vt, df);
+      of = fromDevice(df, W * H);
+      for (int i = 0; i < W * H; ++i) {
+        float ref = std::fmax((float)(signed char)a[i] / 127.0f, -1.0f);
+        EXPECT(of[i] == ref, "signed view texel %d: %.9g != %.9g", i, of[i], ref);
+      }
+      // invalid views: another extent, another element size, layers of an unlayered array
+      cudaResourceViewDesc bad1 = view, bad2 = view, bad3 = view;
+      bad1.width = W - 1;
+      bad2.format = cudaResViewFormatUnsignedShort1;
+      bad3.lastLayer = 1;
+      EXPECT(cudaCreateTextureObject(&bt, &rd, &sd, &bad1) == cudaErrorInvalidValue, "view of another width");
+      cudaGetLastError();
+      EXPECT(cudaCreateTextureObject(&bt, &rd, &sd, &bad2) == cudaErrorInvalidValue, "view of another element size");
+      cudaGetLastError();
+      EXPECT(cudaCreateTextureObject(&bt, &rd, &sd, &bad3) == cudaErrorInvalidValue, "view of layers of an unlayered array");
+      cudaGetLastError();
+      if (st) CHECK(cudaDestroyTextureObject(st));
+      if (vt) CHECK(cudaDestroyTextureObject(vt));
+      cudaFree(df);
+    }
     cudaSurfaceObject_t bs = 1;
     // Real CUDA (H200, CUDA 13) accepts a surface on an array without cudaArraySurfaceLoadStore.
     EXPECT(cudaCreateSurfaceObject(&bs, &rd) == cudaSuccess && bs != 0, "surface without cudaArraySurfaceLoadStore");
@@ -467,7 +524,39 @@ int main() {
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     cudaArray_t arr = nullptr;
     EXPECT(cudaMalloc3DArray(&arr, &fd, make_cudaExtent(8, 8, 3), cudaArrayLayered) == cudaSuccess, "layered allocated");
-    if (arr) cudaFreeArray(arr);
+    if (arr) {
+      // a resource view of layers 1..2: its layer 0 is the array's layer 1
+      std::vector<float> lv(8 * 8 * 3);
+      for (size_t i = 0; i < lv.size(); ++i) lv[i] = (float)i;
+      cudaMemcpy3DParms p{};
+      p.srcPtr = make_cudaPitchedPtr(lv.data(), 8 * sizeof(float), 8, 8);
+      p.dstArray = arr;
+      p.extent = make_cudaExtent(8, 8, 3);
+      p.kind = cudaMemcpyHostToDevice;
+      CHECK(cudaMemcpy3D(&p));
+      cudaResourceDesc rd{};
+      rd.resType = cudaResourceTypeArray;
+      rd.res.array.array = arr;
+      cudaTextureDesc td{};
+      cudaResourceViewDesc view{};
+      view.width = 8, view.height = 8, view.depth = 3, view.firstLayer = 1, view.lastLayer = 2;
+      cudaTextureObject_t lt = 0;
+      EXPECT(cudaCreateTextureObject(&lt, &rd, &td, &view) == cudaSuccess, "layer view created");
+      float* d;
+      CHECK(cudaMalloc(&d, 64 * sizeof(float)));
+      for (int l = 0; l < 2 && lt; ++l) {
+        klayer<<<8, 8>>>(lt, d, l);
+        auto o = fromDevice(d, 64);
+        for (int i = 0; i < 64; ++i) EXPECT(o[i] == lv[(l + 1) * 64 + i], "layer view %d texel %d", l, i);
+      }
+      view.lastLayer = 3;
+      cudaTextureObject_t bt = 0;
+      EXPECT(cudaCreateTextureObject(&bt, &rd, &td, &view) == cudaErrorInvalidValue, "layer view past the last layer");
+      cudaGetLastError();
+      if (lt) CHECK(cudaDestroyTextureObject(lt));
+      cudaFree(d);
+      cudaFreeArray(arr);
+    }
     EXPECT(cudaMalloc3DArray(&arr, &fd, make_cudaExtent(8, 4, 6), cudaArrayCubemap) == cudaErrorInvalidValue,
            "non-square cubemap refused");
     cudaGetLastError();

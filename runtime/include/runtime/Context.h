@@ -34,6 +34,7 @@ struct ArrayDesc;
 struct ResourceDesc;
 struct TextureDesc;
 struct TextureObject;
+struct ResourceView;
 
 class Context {
 public:
@@ -66,7 +67,8 @@ public:
   llvm::Error destroyMipmappedArray(const void *Handle);
   const MipmappedArray *mipmappedArray(const void *Handle) const; // a live one of this context, or null
   // Tex null: a surface object. The handle is the descriptor's device address.
-  llvm::Expected<uint64_t> createTextureObject(const ResourceDesc &R, const TextureDesc *Tex);
+  llvm::Expected<uint64_t> createTextureObject(const ResourceDesc &R, const TextureDesc *Tex,
+                                               const ResourceView *View = nullptr);
   llvm::Error destroyTextureObject(uint64_t Handle, bool Surface);
   llvm::Expected<TextureObject> textureObject(uint64_t Handle, bool Surface) const;
 

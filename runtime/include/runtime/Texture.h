@@ -12,9 +12,14 @@
 // texture or surface object is the device (flat) address of one ptx_tex_desc
 // (amdgpu-lower/devlib/ptx_texture.h) the context allocates and fills; the
 // translator's tex / suld / sust lowering and the device library read it.
+// A resource view (cudaResourceViewDesc / CUDA_RESOURCE_VIEW_DESC) reinterprets
+// an array's elements as another format of the same size and selects a range of
+// mipmap levels and layers, with CUDA's validity rules (InvalidValue). sRGB
+// reads convert the x, y, z channels of 8-bit unsigned normalized reads to
+// linear (the device library's srgb_to_linear).
 // What that descriptor cannot represent exactly is refused with NotSupported
-// and a message naming the feature (layered / cubemap mipmapped arrays, resource views, sRGB,
-// 3-channel formats, seamless cube filtering, sparse / deferred-mapping /
+// and a message naming the feature (layered / cubemap mipmapped arrays,
+// block-compressed views, 3-channel formats, seamless cube filtering, sparse / deferred-mapping /
 // colour-attachment arrays), never approximated. Combinations CUDA rejects
 // get its codes (linear filtering of integer reads: InvalidFilterSetting;
 // promoted reads of 32-bit integers: InvalidNormSetting).
@@ -107,10 +112,24 @@ struct TextureDesc {
   float mipmapLevelBias = 0, minMipmapLevelClamp = 0, maxMipmapLevelClamp = 0;
 };
 
+// cudaResourceViewDesc / CUDA_RESOURCE_VIEW_DESC (the two APIs' view formats number alike:
+// 0 = the resource's own format, 0x01..0x18 the plain formats, 0x19..0x22 block-compressed).
+struct ResourceView {
+  unsigned format = 0;
+  uint64_t width = 0, height = 0, depth = 0;
+  unsigned firstMipmapLevel = 0, lastMipmapLevel = 0, firstLayer = 0, lastLayer = 0;
+};
+
+// The channel format of a view format code; std::nullopt for 0 (the resource's own format).
+// Block-compressed codes are NotSupported, unknown ones InvalidValue.
+llvm::Expected<std::optional<ChannelFormat>> viewFormat(unsigned Code);
+
 struct TextureObject {
   bool surface = false;
   ResourceDesc res;
   TextureDesc tex; // textures only
+  std::optional<ResourceView> view;
+  ChannelFormat format; // what the texture reads: the view's format, else the resource's
 };
 
 // Checks a format the descriptors can hold (1, 2 or 4 channels; 8/16/32-bit
