@@ -95,6 +95,14 @@ static int32_t address_index(const ptx_tex_desc *d, uint32_t dim, int32_t i) {
   }
 }
 
+/* Whether address_index clamps along dim (clamp mode, or wrap / mirror on unnormalized
+ * coordinates). */
+static int clamps(const ptx_tex_desc *d, uint32_t dim) {
+  uint8_t mode = d->address[dim];
+  int normalized = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  return mode == PTX_TEX_ADDR_CLAMP || (!normalized && (mode == PTX_TEX_ADDR_WRAP || mode == PTX_TEX_ADDR_MIRROR));
+}
+
 /* The normalized coordinate along dim after wrap / mirror (which act on normalized
  * coordinates, as the guide specifies); unchanged otherwise. */
 static float wrap_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
@@ -165,6 +173,11 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
   ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
   if (dims > 1) ty = ptx_texm_linear_tap(y, extent(d, 1), norm);
   if (dims > 2) tz = ptx_texm_linear_tap(z, extent(d, 2), norm);
+  if (!cube) { /* clamp-to-edge taps at an edge (texture_model.h); cube faces keep theirs */
+    if (clamps(d, 0)) tx = ptx_texm_clamp_tap(tx, extent(d, 0));
+    if (dims > 1 && clamps(d, 1)) ty = ptx_texm_clamp_tap(ty, extent(d, 1));
+    if (dims > 2 && clamps(d, 2)) tz = ptx_texm_clamp_tap(tz, extent(d, 2));
+  }
   /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: ptx_texm_weights3(a, b, c);
    * one level of a 1D/2D mip blend: ptx_texm_level_weights2 */
   ptx_texm_w2 w = part != PART_WHOLE && dims <= 2
