@@ -141,6 +141,14 @@ static int32_t address_index(const ptx_tex_desc *d, uint32_t dim, int32_t i) {
   }
 }
 
+/* Whether address_index clamps along dim (clamp mode, or wrap / mirror on unnormalized
+ * coordinates). */
+static int clamps(const ptx_tex_desc *d, uint32_t dim) {
+  uint8_t mode = d->address[dim];
+  int normalized = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
+  return mode == PTX_TEX_ADDR_CLAMP || (!normalized && (mode == PTX_TEX_ADDR_WRAP || mode == PTX_TEX_ADDR_MIRROR));
+}
+
 /* The normalized coordinate along dim after wrap / mirror (which act on normalized
  * coordinates, as the guide specifies); unchanged otherwise. */
 static float wrap_coord(const ptx_tex_desc *d, uint32_t dim, float x) {
@@ -211,11 +219,17 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
   ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
   if (dims > 1) ty = ptx_texm_linear_tap(y, extent(d, 1), norm);
   if (dims > 2) tz = ptx_texm_linear_tap(z, extent(d, 2), norm);
-  /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: weights2 of x and z, each split by y;
+  if (!cube) { /* clamp-to-edge taps at an edge (texture_model.h); cube faces keep theirs */
+    if (clamps(d, 0)) tx = ptx_texm_clamp_tap(tx, extent(d, 0));
+    if (dims > 1 && clamps(d, 1)) ty = ptx_texm_clamp_tap(ty, extent(d, 1));
+    if (dims > 2 && clamps(d, 2)) tz = ptx_texm_clamp_tap(tz, extent(d, 2));
+  }
+  /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: ptx_texm_weights3(a, b, c);
    * one level of a 1D/2D mip blend: ptx_texm_level_weights2 */
   ptx_texm_w2 w = part != PART_WHOLE && dims <= 2
                       ? ptx_texm_level_weights2(tx.w, dims > 1 ? ty.w : 0u, part == PART_HIGH ? f : 256u - f)
-                      : ptx_texm_weights2(tx.w, dims > 2 ? tz.w : dims > 1 ? ty.w : 0u);
+                      : ptx_texm_weights2(tx.w, dims > 1 ? ty.w : 0u);
+  ptx_texm_w3 w3 = ptx_texm_weights3(tx.w, ty.w, tz.w);
   double acc = 0.0;
   uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
   for (uint32_t dz = 0; dz < nz; ++dz)
@@ -223,9 +237,8 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
       for (uint32_t dx = 0; dx < 2; ++dx) {
         uint32_t wt;
         if (dims > 2) {
-          uint32_t wxz = dx ? (dz ? w.w11 : w.w10) : (dz ? w.w01 : w.w00);
-          uint32_t lo = (wxz * (256u - ty.w) + 128u) >> 8;
-          wt = dy ? wxz - lo : lo;
+          ptx_texm_w2 s = dz ? w3.z1 : w3.z0;
+          wt = dx ? (dy ? s.w11 : s.w10) : (dy ? s.w01 : s.w00);
         } else {
           wt = dx ? (dy ? w.w11 : w.w10) : (dy ? w.w01 : w.w00);
         }

@@ -3,8 +3,9 @@
  * How an NVIDIA texture unit turns coordinates and levels of detail into
  * texel indices and filter weights, as pure C (the device library's texture.c
  * samples with it; the host tool tests/golden/texture/texture_model_check.cpp
- * checks it against every sample the H200 gave for the probe programs
- * tests/golden/probes/tex_fit_probe.cu and tex_mip_probe.cu). Fitted to the
+ * checks its weights against every one the H200 gave for
+ * tests/golden/probes/tex_weights_probe.cu, and golden.probe.tex_fit_probe /
+ * tex_mip_probe run the probes through the device library on the emulator). Fitted to the
  * H200 (session 6, docs/notes/session6-tex.md has the measurements):
  *  - a normalized coordinate is first truncated (toward -inf) to a fixed-point
  *    value with 21 fractional bits, then multiplied by the extent exactly; an
@@ -21,8 +22,8 @@
  *    and to the levels; the level is its integer part, the blend weight of the
  *    next level its fraction;
  *  - a gradient's LOD: see ptx_texm_grad_lod256.
- * 3D filtering and the 2D trilinear blend are exact but for what look like
- * ties decided by a finer weight (ptx_texm_split_hi, ptx_texm_level_weights2).
+ * 3D filtering and the 1D/2D trilinear blend split the weight axis by axis
+ * (ptx_texm_level_weights2, ptx_texm_weights3): exact for every weight the H200 gave.
  *===----------------------------------------------------------------------===*/
 #ifndef PTX_DEVLIB_TEXTURE_MODEL_H
 #define PTX_DEVLIB_TEXTURE_MODEL_H
@@ -85,6 +86,19 @@ static inline ptx_texm_tap ptx_texm_linear_tap(float x, uint32_t extent, int nor
   return t;
 }
 
+/* Clamp-to-edge: a tap both of whose texels clamp to the same edge texel (i < 0, or i + 1 past
+ * the extent) takes that texel with weight 0 on the next one, before the weights are split.
+ * It changes nothing in 1D and 2D (the merged weights are exact sums there), but the 3D and mip
+ * splits round differently: H200, tex_fit_probe tex3 (8x6x5 random texels, clamp) 1018 of 1024
+ * with it (the 6 others 1 ulp, the sum's rounding), 903 without; the collapsed tap with weight
+ * 256 on the edge texel instead gives 1017. Mirror (where texel -1 also reads texel 0) is not
+ * measured. */
+static inline ptx_texm_tap ptx_texm_clamp_tap(ptx_texm_tap t, uint32_t extent) {
+  if (t.i < 0) { t.i = 0; t.w = 0u; }
+  else if (t.i >= (int32_t)extent - 1) { t.i = (int32_t)extent - 1; t.w = 0u; }
+  return t;
+}
+
 /* The 2D weights (1/256) of texels (i,j), (i+1,j), (i,j+1), (i+1,j+1) for axis weights a, b. */
 typedef struct ptx_texm_w2 {
   uint32_t w00, w10, w01, w11;
@@ -98,26 +112,42 @@ static inline ptx_texm_w2 ptx_texm_weights2(uint32_t a, uint32_t b) {
   return w;
 }
 
-/* The weights (1/256) of one level of a linear mip blend, the level's share being L (256 - f
- * for the lower level, f for the upper): x splits L (hx = a*L/256 rounded half up), then y
- * splits each column (w11 = hx*b/256, w01 = (L - hx)*b/256, rounded half up). H200,
- * tex_weights_probe (one-hot textures, every weight read off): 1D (b = 0) 1024 of 1024, 2D 1989
- * of 2048 (the 59 others look like ties decided by a finer weight); the 2D weights of a level
- * first and then split by f miss 1541. */
+/* The weights (1/256) of one slab of a 2D footprint whose share is L: one level of a linear mip
+ * blend (L = 256 - f for the lower level, f for the upper) or one z slab of a 3D footprint
+ * (L = 256 - c, c). x splits L (hx = a*L/256 rounded half up), then y splits each column: the
+ * x + 1 column's upper weight w11 = hx*b/256 rounded half up, the x column's *lower* weight
+ * w00 = (L - hx)(256 - b)/256 rounded half up, each column's other weight the rest.
+ * H200, tex_weights_probe (one-hot textures, every weight read off):
+ * wtri (2D trilinear) 2048 of 2048, wtri1d 1024 of 1024, w3d 2048 of 2048 (as
+ * ptx_texm_weights3), w2d 1024 of 1024 (L = 256 is ptx_texm_weights2). Rounding w01 instead of
+ * w00 (the form of session 6) misses 59 wtri; every other choice of which weight of each of the
+ * three splits is rounded, and every other order of the 3D axes, misses 25..942. */
 static inline ptx_texm_w2 ptx_texm_level_weights2(uint32_t a, uint32_t b, uint32_t L) {
   ptx_texm_w2 w;
   uint32_t hx = (a * L + 128u) >> 8;
   w.w11 = (hx * b + 128u) >> 8;
-  w.w01 = ((L - hx) * b + 128u) >> 8;
+  w.w00 = ((L - hx) * (256u - b) + 128u) >> 8;
   w.w10 = hx - w.w11;
-  w.w00 = L - hx - w.w01;
+  w.w01 = L - hx - w.w00;
   return w;
 }
 
-/* A weight w (1/256) split by a third axis weight c into (w - hi, hi), hi = w*c/256 rounded
- * half up. Used for the third axis of 3D filtering, after x and z (tex_weights_probe w3d: 1964
- * of 2048 exact, the others at apparent ties; tex_fit_probe tex3 144 of 1024 samples differ;
- * other orders 317..628) and for 3D mip blends (not measured). */
+/* The 8 weights (1/256) of a 3D footprint for axis weights a, b, c (x, y, z): z splits 256
+ * exactly into 256 - c and c, and each z slab is split like a 2D level
+ * (ptx_texm_level_weights2). H200, tex_weights_probe w3d: 2048 of 2048. */
+typedef struct ptx_texm_w3 {
+  ptx_texm_w2 z0, z1;
+} ptx_texm_w3;
+static inline ptx_texm_w3 ptx_texm_weights3(uint32_t a, uint32_t b, uint32_t c) {
+  ptx_texm_w3 w;
+  w.z0 = ptx_texm_level_weights2(a, b, 256u - c);
+  w.z1 = ptx_texm_level_weights2(a, b, c);
+  return w;
+}
+
+/* The part hi = w*f/256 rounded half up of a weight w that goes to the upper level of a linear
+ * mip blend of 3D levels (not measured; the 1D/2D blends split the level share first instead,
+ * ptx_texm_level_weights2). */
 static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
 
 /* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
