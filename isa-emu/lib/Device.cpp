@@ -297,13 +297,9 @@ Error Device::launchPacket(Program &Prog, const PacketDispatch &D) {
   const uint32_t G[3] = {D.gridWorkItems.x, D.gridWorkItems.y, D.gridWorkItems.z};
   const uint32_t B[3] = {D.block.x, D.block.y, D.block.z};
   uint32_t WG[3];
-  for (int d = 0; d < 3; ++d) {
-    if (G[d] % B[d])
-      return createStringError("isa-emu: grid size " + Twine(G[d]) + " is not a multiple of the workgroup size " +
-                               Twine(B[d]) + " in dimension " + Twine(d) + " (partial workgroups are not modelled)");
-    WG[d] = G[d] / B[d];
-  }
+  for (int d = 0; d < 3; ++d) WG[d] = uint32_t((uint64_t(G[d]) + B[d] - 1) / B[d]); // the last may be partial
   Cfg.grid = {WG[0], WG[1], WG[2]};
+  Cfg.gridWorkItems = D.gridWorkItems;
   detail::DispatchMemory DM;
   DM.alloc = [this](uint64_t N) { return P->alloc(N); };
   DM.host = [this](uint64_t A, uint64_t N) { return P->host(A, N); };
@@ -341,6 +337,7 @@ Error Device::launch(Program &Prog, StringRef Kernel, const LaunchConfig &Cfg, v
                                   ::support::noLoc("isa-emu: bad launch geometry (grid of " +
                                                  std::to_string(Cfg.grid.count()) + " work-groups of " +
                                                  std::to_string(Cfg.block.count()) + " work-items)"));
+  if (Error E = detail::checkGridItems(Cfg)) return E;
 
   detail::DispatchMemory DM;
   DM.alloc = [this](uint64_t N) { return P->alloc(N); };

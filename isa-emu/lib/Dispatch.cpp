@@ -10,6 +10,11 @@
 // wave byte offset) from USER_SGPR_COUNT on; work-item IDs in v0 (packed
 // 10:10:10 where the target packs them) or v0/v1/v2; EXEC for the partial
 // last wave; MODE from the descriptor's float round/denorm/dx10/ieee bits.
+// A grid need not be a multiple of the workgroup size (HSA AQL): the last
+// workgroup of such a dimension is partial -- the packet's grid_size and the
+// hidden_remainder_* arguments say so, it has only the waves its work-items
+// need, and its work-item IDs are laid out over its own (smaller) extent,
+// x fastest, as the hardware's partial-workgroup thread counts do.
 //
 //===----------------------------------------------------------------------===//
 #include "Dispatch.h"
@@ -38,6 +43,20 @@ unsigned gridDims(const LaunchConfig &C) {
   return 1;
 }
 } // namespace
+
+Error checkGridItems(const LaunchConfig &C) {
+  if (C.gridWorkItems.x == 0 && C.gridWorkItems.y == 0 && C.gridWorkItems.z == 0) return Error::success();
+  const uint32_t G[3] = {C.gridWorkItems.x, C.gridWorkItems.y, C.gridWorkItems.z};
+  const uint32_t N[3] = {C.grid.x, C.grid.y, C.grid.z}, B[3] = {C.block.x, C.block.y, C.block.z};
+  for (int d = 0; d < 3; ++d)
+    if (G[d] == 0 || uint64_t(G[d]) > uint64_t(N[d]) * B[d] || uint64_t(G[d]) <= uint64_t(N[d] - 1) * B[d])
+      return ::support::resourceLimit(::support::Resource::BlockThreads,
+                                    ::support::noLoc("isa-emu: grid of " + std::to_string(G[d]) +
+                                                     " work-items in dimension " + std::to_string(d) +
+                                                     " does not fit " + std::to_string(N[d]) +
+                                                     " work-groups of " + std::to_string(B[d])));
+  return Error::success();
+}
 
 Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M, void **Args,
                                        unsigned Slots) {
@@ -81,9 +100,10 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
   put<uint16_t>(D, 4, uint16_t(C.block.x));
   put<uint16_t>(D, 6, uint16_t(C.block.y));
   put<uint16_t>(D, 8, uint16_t(C.block.z));
-  put<uint32_t>(D, 12, C.grid.x * C.block.x);
-  put<uint32_t>(D, 16, C.grid.y * C.block.y);
-  put<uint32_t>(D, 20, C.grid.z * C.block.z);
+  const Dim3 GI = gridItems(C);
+  put<uint32_t>(D, 12, GI.x);
+  put<uint32_t>(D, 16, GI.y);
+  put<uint32_t>(D, 20, GI.z);
   put<uint32_t>(D, 24, L.privPerLane);
   put<uint32_t>(D, 28, L.ldsBytes);
   put<uint64_t>(D, 32, K.kdAddress);
@@ -99,7 +119,9 @@ Expected<DispatchLayout> buildDispatch(LaunchState &LS, const DispatchMemory &M,
     else if (V == "hidden_group_size_x") set(C.block.x);
     else if (V == "hidden_group_size_y") set(C.block.y);
     else if (V == "hidden_group_size_z") set(C.block.z);
-    else if (V.starts_with("hidden_remainder_")) set(0); // grids are whole workgroups
+    else if (V == "hidden_remainder_x") set(GI.x % C.block.x); // the partial workgroup's size, or 0
+    else if (V == "hidden_remainder_y") set(GI.y % C.block.y);
+    else if (V == "hidden_remainder_z") set(GI.z % C.block.z);
     else if (V.starts_with("hidden_global_offset_")) set(0);
     else if (V == "hidden_grid_dims") set(gridDims(C));
     else if (V == "hidden_dynamic_lds_size") set(C.dynamicLdsBytes);
@@ -163,13 +185,15 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
   WG.slot = Slot;
   WG.lds.assign(L.ldsBytes, 0);
   WG.privPerLane = L.privPerLane;
-  WG.waves.resize(L.wavesPerGroup);
+  // A partial workgroup has only the waves its work-items need (barriers count those).
+  const Dim3 E = groupExtent(C, Id);
+  const uint64_t Threads = E.count();
+  WG.waves.resize(unsigned((Threads + W - 1) / W));
   uint32_t R1 = K.kd.computePgmRsrc1, R2 = K.kd.computePgmRsrc2;
   uint16_t Props = K.kd.kernelCodeProperties;
   uint32_t Mode = ((R1 >> 12) & 3) | ((R1 >> 14) & 3) << 2 | ((R1 >> 16) & 3) << 4 | ((R1 >> 18) & 3) << 6 |
                   ((R1 >> 21) & 1) << 8 | ((R1 >> 23) & 1) << 9;
-  uint64_t Threads = C.block.count();
-  for (unsigned w = 0; w < L.wavesPerGroup; ++w) {
+  for (unsigned w = 0; w < WG.waves.size(); ++w) {
     Wave &V = WG.waves[w];
     V.W = W;
     V.nv = 259; // 256 architectural rows + temporaries (DPP/SDWA sources, VOPD/SDWA results)
@@ -226,8 +250,7 @@ void initWorkgroup(LaunchState &LS, const DispatchLayout &L, Workgroup &WG, cons
     unsigned IdDims = (R2 >> 11) & 3;
     for (unsigned l = 0; l < W; ++l) {
       uint64_t T = uint64_t(w) * W + l;
-      uint32_t X = uint32_t(T % C.block.x), Y = uint32_t((T / C.block.x) % C.block.y),
-               Z = uint32_t(T / (uint64_t(C.block.x) * C.block.y));
+      uint32_t X = uint32_t(T % E.x), Y = uint32_t((T / E.x) % E.y), Z = uint32_t(T / (uint64_t(E.x) * E.y));
       if (T >= Threads) X = Y = Z = 0;
       if (P.packedTid) {
         V.V[l] = X | (IdDims >= 1 ? Y << 10 : 0) | (IdDims >= 2 ? Z << 20 : 0);

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <functional>
 
 namespace {
@@ -334,4 +335,146 @@ TEST(IsaUnit, gfx942) {
                    {4, [](unsigned l) { return 7 * l; }}, {5, [](unsigned l) { return l; }},
                    {6, [](unsigned l) { return 0x42000000u | h(2 * l); }}}},
   });
+}
+
+// Partial workgroups (HSA AQL: a grid need not be a multiple of the workgroup size). k_geom
+// (asm/<cpu>-geom.s) writes one 8-word record per work-item; the expected records follow from
+// the geometry alone: the last workgroup of a dimension holds the remainder, its work-item IDs
+// run over its own extent (x fastest), it has only the waves it needs (the LDS count after
+// s_barrier is its work-item count), hidden_remainder_x/y are the remainders (0 if none),
+// hidden_block_count_x/y round up, and the packet's grid_size is the work-item count.
+namespace {
+constexpr unsigned GeomStride = 48, GeomRows = 16, GeomWords = 8;
+std::vector<uint32_t> geomExpected(isaemu::Dim3 G, isaemu::Dim3 B, unsigned W) {
+  std::vector<uint32_t> R(GeomStride * GeomRows * GeomWords, 0);
+  const unsigned NX = (G.x + B.x - 1) / B.x, NY = (G.y + B.y - 1) / B.y;
+  for (unsigned gy = 0; gy < G.y; ++gy)
+    for (unsigned gx = 0; gx < G.x; ++gx) {
+      unsigned wx = gx / B.x, wy = gy / B.y, tx = gx % B.x, ty = gy % B.y;
+      unsigned ex = std::min(B.x, G.x - wx * B.x), ey = std::min(B.y, G.y - wy * B.y);
+      unsigned T = ty * ex + tx, N = ex * ey, Wave = T / W, Lanes = std::min(W, N - Wave * W);
+      uint32_t *Rec = &R[(gy * GeomStride + gx) * GeomWords];
+      Rec[0] = tx | ty << 8 | wx << 16 | wy << 24 | 1u << 31;
+      Rec[1] = N;
+      Rec[2] = (G.x % B.x) | (G.y % B.y) << 16;
+      Rec[3] = Lanes | NX << 8 | NY << 16;
+      Rec[4] = G.x;
+      Rec[5] = G.y;
+      Rec[6] = B.x | B.y << 16;
+      Rec[7] = 0x600d;
+    }
+  return R;
+}
+void expectGeom(const std::vector<uint32_t> &Got, const std::vector<uint32_t> &Want) {
+  for (size_t i = 0; i < Want.size(); ++i)
+    ASSERT_EQ(Got[i], Want[i]) << "record " << i / GeomWords << " (gx " << (i / GeomWords) % GeomStride << ", gy "
+                               << (i / GeomWords) / GeomStride << ") word " << i % GeomWords;
+}
+} // namespace
+
+TEST(IsaUnit, partialWorkgroups) {
+  struct Geo {
+    const char *file;
+    unsigned W;
+    isaemu::Dim3 block, items;
+  };
+  const Geo Cases[] = {
+      {ISA_ASM_DIR "/gfx1100-geom.hsaco", 32, {16, 4, 1}, {40, 6, 1}},  // corner group: 8x2, one half wave
+      {ISA_ASM_DIR "/gfx1100-geom.hsaco", 32, {16, 4, 1}, {48, 16, 1}}, // whole workgroups: remainders 0
+      {ISA_ASM_DIR "/gfx1100-geom.hsaco", 32, {12, 5, 1}, {37, 11, 1}}, // 1x1 corner, 12x1 / 1x5 edges
+      {ISA_ASM_DIR "/gfx90a-geom.hsaco", 64, {16, 8, 1}, {40, 10, 1}},  // corner 8x2: 16 lanes of one wave
+      {ISA_ASM_DIR "/gfx90a-geom.hsaco", 64, {32, 4, 1}, {45, 15, 1}},  // 13x3 corner: 39 lanes
+  };
+  for (const Geo &C : Cases)
+    for (bool Coop : {false, true}) {
+      SCOPED_TRACE(std::string(C.file) + " block " + std::to_string(C.block.x) + "x" + std::to_string(C.block.y) +
+                   " grid " + std::to_string(C.items.x) + "x" + std::to_string(C.items.y) +
+                   (Coop ? " cooperative" : ""));
+      isaemu::DeviceOptions O;
+      O.threads = 2;
+      Loaded L;
+      load(C.file, L, O);
+      ASSERT_TRUE(L.Prog);
+      const size_t Bytes = GeomStride * GeomRows * GeomWords * 4;
+      auto Out = L.Dev->malloc(Bytes);
+      ASSERT_TRUE(bool(Out));
+      ASSERT_FALSE(bool(L.Dev->memset(*Out, 0, Bytes)));
+      uint64_t A0 = *Out;
+      void *Args[] = {&A0};
+      isaemu::LaunchConfig LC;
+      LC.block = C.block;
+      LC.grid = {(C.items.x + C.block.x - 1) / C.block.x, (C.items.y + C.block.y - 1) / C.block.y, 1};
+      LC.gridWorkItems = C.items;
+      LC.cooperative = Coop;
+      llvm::Error E = L.Dev->launch(*L.Prog, "k_geom", LC, Args);
+      ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+      std::vector<uint32_t> H(Bytes / 4);
+      ASSERT_FALSE(bool(L.Dev->copyFromDevice(H.data(), *Out, Bytes)));
+      expectGeom(H, geomExpected(C.items, C.block, C.W));
+    }
+  // A work-item count that does not fit the workgroup count is refused.
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx1100-geom.hsaco", L);
+  ASSERT_TRUE(L.Prog);
+  auto Out = L.Dev->malloc(4096);
+  ASSERT_TRUE(bool(Out));
+  uint64_t A0 = *Out;
+  void *Args[] = {&A0};
+  isaemu::LaunchConfig LC;
+  LC.block = {16, 4, 1};
+  LC.grid = {2, 1, 1};
+  LC.gridWorkItems = {40, 4, 1}; // needs 3 workgroups in x
+  llvm::Error E = L.Dev->launch(*L.Prog, "k_geom", LC, Args);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("does not fit"), std::string::npos);
+}
+
+// The same through launchPacket (process-memory mode, as vgpu/ dispatches an AQL packet the
+// ROCm runtime wrote): the packet and kernarg segment are written here as the runtime writes
+// them, with a grid that is not a multiple of the workgroup size (refused before).
+TEST(IsaUnit, partialWorkgroupsFromPacket) {
+  isaemu::DeviceOptions O;
+  O.threads = 2;
+  O.processMemory = [](uint64_t, uint64_t) -> uint8_t * { return nullptr; }; // only our own memory
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx90a-geom.hsaco", L, O);
+  ASSERT_TRUE(L.Prog);
+  auto KI = L.Prog->kernel("k_geom");
+  ASSERT_TRUE(bool(KI));
+  const isaemu::Dim3 B{16, 8, 1}, G{40, 10, 1};
+  const size_t Bytes = GeomStride * GeomRows * GeomWords * 4;
+  auto Out = L.Dev->malloc(Bytes), Kernarg = L.Dev->malloc(256), Pkt = L.Dev->malloc(64), Q = L.Dev->malloc(256);
+  ASSERT_TRUE(Out && Kernarg && Pkt && Q);
+  uint8_t K[24] = {}, P[64] = {};
+  auto put = [](uint8_t *D, unsigned Off, auto V) { std::memcpy(D + Off, &V, sizeof(V)); };
+  put(K, 0, uint64_t(*Out));
+  put(K, 8, uint32_t(3));   // hidden_block_count_x
+  put(K, 12, uint32_t(2));  // hidden_block_count_y
+  put(K, 16, uint16_t(8));  // hidden_remainder_x
+  put(K, 18, uint16_t(2));  // hidden_remainder_y
+  put(P, 2, uint16_t(2));   // dimensions
+  put(P, 4, uint16_t(B.x));
+  put(P, 6, uint16_t(B.y));
+  put(P, 8, uint16_t(B.z));
+  put(P, 12, G.x);
+  put(P, 16, G.y);
+  put(P, 20, G.z);
+  put(P, 28, uint32_t(4));  // group_segment_size
+  put(P, 32, (*KI)->kdAddress);
+  put(P, 40, uint64_t(*Kernarg));
+  ASSERT_FALSE(bool(L.Dev->copyToDevice(*Kernarg, K, sizeof(K))));
+  ASSERT_FALSE(bool(L.Dev->copyToDevice(*Pkt, P, sizeof(P))));
+  isaemu::PacketDispatch D;
+  D.packetAddress = *Pkt;
+  D.queueAddress = *Q;
+  D.kernelObject = (*KI)->kdAddress;
+  D.kernargAddress = *Kernarg;
+  D.gridWorkItems = G;
+  D.block = B;
+  D.groupSegmentBytes = 4;
+  llvm::Error E = L.Dev->launchPacket(*L.Prog, D);
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  std::vector<uint32_t> H(Bytes / 4);
+  ASSERT_FALSE(bool(L.Dev->copyFromDevice(H.data(), *Out, Bytes)));
+  expectGeom(H, geomExpected(G, B, 64));
 }

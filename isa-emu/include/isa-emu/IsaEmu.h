@@ -100,6 +100,11 @@ struct PacketDispatch {
 struct LaunchConfig {
   Dim3 grid;  ///< workgroups per dimension
   Dim3 block; ///< work-items per workgroup (hardware geometry)
+  /// Work-items of the grid per dimension, as an AQL packet's grid_size_x/y/z: {0,0,0} means
+  /// grid * block. Otherwise (grid-1)*block < gridWorkItems <= grid*block in each dimension,
+  /// and the last workgroup of a dimension that is not a multiple holds the remainder
+  /// (a partial workgroup: fewer waves, EXEC of its last wave, its own work-item layout).
+  Dim3 gridWorkItems{0, 0, 0};
   uint32_t dynamicLdsBytes = 0;
   uint32_t dynamicPrivateBytes = 16384; ///< per lane, added when the kernel uses a dynamic stack
   /// Every workgroup resident at once, interleaved (a grid-wide barrier completes);
