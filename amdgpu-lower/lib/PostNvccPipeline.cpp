@@ -9,7 +9,8 @@
 // the passes that find nothing after nvcc or serve other languages: the
 // loop vectoriser, the late runtime unroller with its InstCombine/SROA cleanup,
 // loop distribution/load elimination, CHR, the coroutine, OpenMP, memprof,
-// instrumentation and library-call passes, the SROA that would repeat the one
+// instrumentation and library-call passes (tailcallelim stays: it
+// sets the `tail` markers that --emit=llvm shows), the SROA that would repeat the one
 // at pipeline start, and two of the eight InstCombine runs. The SLP
 // vectoriser stays (gfx90a pairs f32 operations into v_pk_* instructions).
 // Checked on bench/codegen, the CUB corpus module and five corpus programs on
@@ -60,6 +61,7 @@ llvm::StringRef postNvccPipelineO3() {
     IC ","
     "aggressive-instcombine,"
     "amdgpu-uniform-intrinsic-combine,"
+    "tailcallelim,"
     SCFG ","
     "reassociate,"
     "constraint-elimination,"
@@ -116,6 +118,7 @@ llvm::StringRef postNvccPipelineO3() {
     "loop-sink,"
     "instsimplify,"
     "div-rem-pairs,"
+    "tailcallelim,"
     SCFG_LAST "),"
     "amdgpu-attributor,"
     "globaldce,"
