@@ -61,6 +61,10 @@ void useMonotonicCycleCounter(llvm::Module &m, std::string_view arch);
 bool relaxNaNCanonicalization(llvm::Function &f);
 void stripNaNCanonicalTags(llvm::Module &m);
 
+// The -O3 middle-end pipeline text (new-PM syntax) for nvcc PTX: default<O3>
+// without the passes that gain nothing after nvcc (PostNvccPipeline.cpp).
+llvm::StringRef postNvccPipelineO3();
+
 // fcmp uno/ord of operands that cannot be NaN (ValueTracking, and constrained
 // add/sub/mul/fma of finite operands) -> false/true (FoldNaNFreeChecks.cpp;
 // before instruction selection, ahead of lowerDirectedRounding).
