@@ -89,6 +89,7 @@ llvm::Expected<std::vector<char>> emitMachineCode(llvm::Module &m, llvm::TargetM
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple());
   foldNaNFreeChecks(m);
+  selectMinMax(m);
   if (auto e = lowerDirectedRounding(m, tm.getTargetCPU())) return std::move(e);
   trapCallsOfData(m);
   outlineDivision64(m);

@@ -12,6 +12,7 @@
 //                     -> MODE-register islands, right before selection
 //   Exp2FlushToZero.cpp   ex2.approx.ftz's exp2 -> v_exp_f32, right before selection
 //   FoldNaNFreeChecks.cpp NaN tests of values that cannot be NaN, right before selection
+//   SelectMinMax.cpp      compare-selects of a never-NaN value and a constant -> minnum/maxnum
 //   LinkCodeObject.cpp / OffloadBundle.cpp
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +71,11 @@ llvm::StringRef postNvccPipelineO3();
 // before instruction selection, ahead of lowerDirectedRounding).
 bool foldNaNFreeChecks(llvm::Function &f);
 void foldNaNFreeChecks(llvm::Module &m);
+// select(a > K, K, a) and its mirrors -> minnum/maxnum(a, K) when a is never NaN
+// and K a non-zero, non-NaN constant (SelectMinMax.cpp; before selection, after
+// foldNaNFreeChecks, ahead of lowerDirectedRounding).
+bool selectMinMax(llvm::Function &f);
+void selectMinMax(llvm::Module &m);
 
 // Replaces every constrained FP intrinsic whose static rounding is .rz/.rm/.rp
 // by one inline-asm island that sets the MODE register's rounding fields,
