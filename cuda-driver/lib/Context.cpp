@@ -261,3 +261,32 @@ CUresult cuCtxGetId(CUcontext Ctx, unsigned long long *Id) {
   *Id = C->core->id();
   return CUDA_SUCCESS;
 }
+
+// ---- peer access ------------------------------------------------------------------
+// Every device is its backend's only one, so no two devices (nor a device and itself, as on
+// CUDA) can access each other's memory: the query answers 0, enabling access to another
+// context is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (to the current context itself:
+// CUDA_ERROR_INVALID_CONTEXT, as documented), disabling CUDA_ERROR_PEER_ACCESS_NOT_ENABLED.
+CUresult cuDeviceCanAccessPeer(int *Can, CUdevice Dev, CUdevice Peer) {
+  if (!Can) return CUDA_ERROR_INVALID_VALUE;
+  runtime::Device *D;
+  if (CUresult R = device(Dev, &D)) return R;
+  if (CUresult R = device(Peer, &D)) return R;
+  *Can = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxEnablePeerAccess(CUcontext Peer, unsigned int Flags) {
+  DrvContext *Cur;
+  if (CUresult R = currentContext(&Cur)) return R;
+  auto *P = reinterpret_cast<DrvContext *>(Peer);
+  if (!P || !HandleTable::get().live<DrvContext>(P) || P == Cur) return CUDA_ERROR_INVALID_CONTEXT;
+  if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+}
+CUresult cuCtxDisablePeerAccess(CUcontext Peer) {
+  DrvContext *Cur;
+  if (CUresult R = currentContext(&Cur)) return R;
+  auto *P = reinterpret_cast<DrvContext *>(Peer);
+  if (!P || !HandleTable::get().live<DrvContext>(P)) return CUDA_ERROR_INVALID_CONTEXT;
+  return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+}

@@ -4,6 +4,7 @@
 // use unified addresses (the core classifies both ends), synchronously on the legacy
 // stream (cuMemcpy*) or on a stream (cuMemcpy*Async); the _ptds / _ptsz exports use the
 // per-thread default stream for a null stream. cuMemsetD8/D16/D32 are the core's Stream::fill.
+// cuMemcpyPeer* are the core's Context::copyPeer (contexts of one device share its addresses).
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -50,6 +51,24 @@ CUresult copyAsync(uint64_t Dst, uint64_t Src, size_t N, CUstream H, bool PerThr
   runtime::Stream *S;
   if (CUresult R = resolveStream(H, PerThread, &S)) return R;
   return fail(S->copy(Dst, Src, N), "cuMemcpyAsync");
+}
+
+// cuMemcpyPeer*: both contexts must be live (null is CUDA_ERROR_INVALID_CONTEXT); the copy is the
+// core's Context::copyPeer: synchronous (serialised with both contexts' work), on the per-thread
+// stream and waited for (_ptds), or queued on H (Async; _ptsz: null is the per-thread stream).
+CUresult copyPeer(CUdeviceptr Dst, CUcontext DstC, CUdeviceptr Src, CUcontext SrcC, size_t N, CUstream H,
+                  bool Async, bool PerThread) {
+  auto *DC = reinterpret_cast<DrvContext *>(DstC), *SC = reinterpret_cast<DrvContext *>(SrcC);
+  DrvContext *Cur;
+  if (CUresult R = ctx(&Cur)) return R;
+  if (!DC || !SC || !HandleTable::get().live<DrvContext>(DC) || !HandleTable::get().live<DrvContext>(SC))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  const char *Api = Async ? "cuMemcpyPeerAsync" : "cuMemcpyPeer";
+  runtime::Stream *S = nullptr;
+  if (Async || PerThread)
+    if (CUresult R = resolveStream(H, PerThread, &S)) return R;
+  if (CUresult R = fail(runtime::Context::copyPeer(*DC->core, Dst, *SC->core, Src, N, S), Api)) return R;
+  return !Async && PerThread ? fail(S->synchronize(), Api) : CUDA_SUCCESS;
 }
 
 // Fills Count elements of ElemSize bytes with Pattern (little-endian): the core's Stream::fill
@@ -174,6 +193,19 @@ extern "C" CUresult cuMemcpyDtoHAsync_v2_ptsz(void *D, CUdeviceptr S, size_t N, 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr D, CUdeviceptr S, size_t N, CUstream H) { return copyAsync(D, S, N, H, false); }
 extern "C" CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr D, CUdeviceptr S, size_t N, CUstream H) {
   return copyAsync(D, S, N, H, true);
+}
+CUresult cuMemcpyPeer(CUdeviceptr D, CUcontext DC, CUdeviceptr S, CUcontext SC, size_t N) {
+  return copyPeer(D, DC, S, SC, N, nullptr, false, false);
+}
+extern "C" CUresult cuMemcpyPeer_ptds(CUdeviceptr D, CUcontext DC, CUdeviceptr S, CUcontext SC, size_t N) {
+  return copyPeer(D, DC, S, SC, N, nullptr, false, true);
+}
+CUresult cuMemcpyPeerAsync(CUdeviceptr D, CUcontext DC, CUdeviceptr S, CUcontext SC, size_t N, CUstream H) {
+  return copyPeer(D, DC, S, SC, N, H, true, false);
+}
+extern "C" CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr D, CUcontext DC, CUdeviceptr S, CUcontext SC, size_t N,
+                                           CUstream H) {
+  return copyPeer(D, DC, S, SC, N, H, true, true);
 }
 CUresult cuMemcpy2D(const CUDA_MEMCPY2D *P) { return copy2D(P, nullptr, false, false); }
 extern "C" CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *P) { return copy2D(P, nullptr, false, true); }

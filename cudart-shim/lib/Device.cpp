@@ -200,6 +200,30 @@ cudaError_t cudaGetDeviceFlags(unsigned *F) {
   return cudaSuccess;
 }
 
+// Peer access: every device of the platform is its backend's only one, so no pair of devices
+// can access each other's memory (a device and itself included, as on CUDA): the query answers
+// 0, enabling is cudaErrorInvalidDevice (what CUDA returns when cudaDeviceCanAccessPeer says 0),
+// disabling cudaErrorPeerAccessNotEnabled. Ordinals out of range are cudaErrorInvalidDevice.
+static bool validOrdinal(int D) {
+  int N = 0;
+  return !cudaGetDeviceCount(&N) && D >= 0 && D < N;
+}
+cudaError_t cudaDeviceCanAccessPeer(int *Can, int Dev, int Peer) {
+  if (!Can) return recordError(cudaErrorInvalidValue);
+  if (!validOrdinal(Dev) || !validOrdinal(Peer)) return recordError(cudaErrorInvalidDevice);
+  *Can = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int Peer, unsigned Flags) {
+  if (!validOrdinal(Peer)) return recordError(cudaErrorInvalidDevice);
+  if (Flags != 0) return recordError(cudaErrorInvalidValue);
+  return recordError(cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceDisablePeerAccess(int Peer) {
+  if (!validOrdinal(Peer)) return recordError(cudaErrorInvalidDevice);
+  return recordError(cudaErrorPeerAccessNotEnabled);
+}
+
 cudaError_t cudaDeviceGetAttribute(int *V, cudaDeviceAttr A, int Dev) {
   if (!V) return recordError(cudaErrorInvalidValue);
   if (Dev != currentDevice()) {

@@ -7,6 +7,8 @@
 // entry points) and wait; the Async forms queue on their stream (copies
 // from pageable host memory complete before returning, as CUDA's staged
 // copies do). Pinned / managed memory is host-visible at the same address.
+// Peer copies (cudaMemcpyPeer*) are the core's Context::copyPeer: device
+// ordinals out of range are cudaErrorInvalidDevice.
 //
 //===----------------------------------------------------------------------===//
 #include "Shim.h"
@@ -115,6 +117,47 @@ cudaError_t copySymbol(const void *Sym, size_t Off, size_t N, void *Host, bool T
   return Sync ? fromError(St->drain(), "cudaMemcpyToSymbol") : cudaSuccess;
 }
 
+// The context a peer copy uses for device ordinal Dev: the current one for the current device,
+// else that device's primary context; null with *Err = cudaErrorInvalidDevice for an ordinal out
+// of range (checked before anything else, as CUDA does).
+runtime::Context *peerContext(int Dev, cudaError_t *Err) {
+  int N = 0;
+  if ((*Err = cudaGetDeviceCount(&N))) return nullptr;
+  if (Dev < 0 || Dev >= N) {
+    *Err = cudaErrorInvalidDevice;
+    return nullptr;
+  }
+  if (Dev == currentDevice()) return context(Err);
+  auto P = runtime::Platform::get();
+  if (!P) {
+    *Err = fromError(P.takeError(), "cudaMemcpyPeer");
+    return nullptr;
+  }
+  auto D = (*P)->device(unsigned(Dev));
+  if (!D) {
+    *Err = fromError(D.takeError(), "cudaMemcpyPeer");
+    return nullptr;
+  }
+  return &(*D)->primaryContext();
+}
+
+// cudaMemcpyPeer (Async false: serialised with all work of both devices, done before
+// returning) and cudaMemcpyPeerAsync (queued on S; 0 is the legacy default stream).
+cudaError_t copyPeer(void *Dst, int DstDev, const void *Src, int SrcDev, size_t N, cudaStream_t S, bool Async,
+                     const char *Api) {
+  cudaError_t Err = cudaSuccess;
+  runtime::Context *DC = peerContext(DstDev, &Err);
+  if (!DC) return recordError(Err);
+  runtime::Context *SC = peerContext(SrcDev, &Err);
+  if (!SC) return recordError(Err);
+  runtime::Stream *St = nullptr;
+  if (Async) {
+    SHIM_CONTEXT(C);
+    if (!(St = stream(*C, S, false, &Err))) return recordError(Err);
+  }
+  return fromError(runtime::Context::copyPeer(*DC, addr(Dst), *SC, addr(Src), N, St), Api);
+}
+
 } // namespace
 
 namespace cudartshim {
@@ -153,6 +196,12 @@ cudaError_t cudaMemcpyAsync(void *D, const void *S, size_t N, cudaMemcpyKind K, 
 }
 cudaError_t cudaMemcpyAsync_ptsz(void *D, const void *S, size_t N, cudaMemcpyKind K, cudaStream_t St) {
   return copy(D, S, N, K, St, true, false, "cudaMemcpyAsync");
+}
+cudaError_t cudaMemcpyPeer(void *D, int DD, const void *S, int SD, size_t N) {
+  return copyPeer(D, DD, S, SD, N, nullptr, false, "cudaMemcpyPeer");
+}
+cudaError_t cudaMemcpyPeerAsync(void *D, int DD, const void *S, int SD, size_t N, cudaStream_t St) {
+  return copyPeer(D, DD, S, SD, N, St, true, "cudaMemcpyPeerAsync");
 }
 cudaError_t cudaMemcpy2D(void *D, size_t DP, const void *S, size_t SP, size_t W, size_t H, cudaMemcpyKind K) {
   return copy2D(D, DP, S, SP, W, H, K, nullptr, false, true, "cudaMemcpy2D");

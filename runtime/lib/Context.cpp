@@ -137,6 +137,18 @@ llvm::Error Context::copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, Memcpy
   return S.drain();
 }
 
+llvm::Error Context::copyPeer(Context &DstCtx, uint64_t Dst, Context &SrcCtx, uint64_t Src, uint64_t Bytes,
+                              Stream *S) {
+  if (&DstCtx.device() != &SrcCtx.device() || (S && &S->context().device() != &DstCtx.device()))
+    return makeError(Errc::NotSupported, "peer copies between two different devices are not supported "
+                                         "(each backend exposes one device)");
+  if (S) return S->copy(Dst, Src, Bytes, MemcpyKind::DeviceToDevice);
+  if (llvm::Error E = DstCtx.synchronize()) return E;
+  if (&SrcCtx != &DstCtx)
+    if (llvm::Error E = SrcCtx.synchronize()) return E;
+  return DstCtx.copySync(Dst, Src, Bytes, MemcpyKind::DeviceToDevice);
+}
+
 llvm::Error Context::memsetSync(uint64_t Dst, int Value, uint64_t Bytes) {
   Stream &S = legacyStream();
   if (llvm::Error E = S.memset(Dst, Value, Bytes)) return E;

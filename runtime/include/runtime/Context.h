@@ -56,6 +56,17 @@ public:
   // Synchronous copy / memset on the legacy stream semantics (waits).
   llvm::Error copySync(uint64_t Dst, uint64_t Src, uint64_t Bytes, MemcpyKind Kind = MemcpyKind::Default);
   llvm::Error memsetSync(uint64_t Dst, int Value, uint64_t Bytes);
+  // A peer copy (cudaMemcpyPeer*, cuMemcpyPeer*): Bytes from Src, memory of
+  // SrcCtx's device, to Dst, memory of DstCtx's device; both must be live
+  // allocations (pageable host memory is InvalidValue). Contexts of one device
+  // share its address space, so the copy is a device-to-device copy; between
+  // two devices it is NotSupported by name (the platform has one device per
+  // backend). S null: the synchronous form, serialised with all work of both
+  // contexts (their streams drain first, the copy runs on DstCtx's legacy
+  // stream and completes before returning); else queued on S like
+  // Stream::copy (S's context must be on the same device).
+  static llvm::Error copyPeer(Context &DstCtx, uint64_t Dst, Context &SrcCtx, uint64_t Src, uint64_t Bytes,
+                              Stream *S = nullptr);
   std::pair<uint64_t, uint64_t> memInfo() const;
 
   // ---- CUDA arrays, texture and surface objects (runtime/Texture.h) ---------
