@@ -297,10 +297,7 @@ CUresult createObject(unsigned long long *Out, const CUDA_RESOURCE_DESC *Res, co
                                                                                 : R.format;
   runtime::ResourceView V;
   if (View) {
-    V.format = unsigned(View->format);
-    V.width = View->width, V.height = View->height, V.depth = View->depth;
-    V.firstMipmapLevel = View->firstMipmapLevel, V.lastMipmapLevel = View->lastMipmapLevel;
-    V.firstLayer = View->firstLayer, V.lastLayer = View->lastLayer;
+    V = runtime::ResourceView::from(*View);
     auto VF = runtime::viewFormat(V.format); // the view's format decides what is promoted
     if (!VF) return fail(VF.takeError(), Call);
     if (*VF) F = **VF;

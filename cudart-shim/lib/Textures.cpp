@@ -293,12 +293,7 @@ cudaError_t createObject(unsigned long long *Out, const cudaResourceDesc *Res, c
   if (!Surface)
     if (cudaError_t E = textureOf(*Tex, T, Call)) return E;
   runtime::ResourceView V;
-  if (View) {
-    V.format = unsigned(View->format);
-    V.width = View->width, V.height = View->height, V.depth = View->depth;
-    V.firstMipmapLevel = View->firstMipmapLevel, V.lastMipmapLevel = View->lastMipmapLevel;
-    V.firstLayer = View->firstLayer, V.lastLayer = View->lastLayer;
-  }
+  if (View) V = runtime::ResourceView::from(*View);
   SHIM_CONTEXT(C);
   auto H = C->createTextureObject(R, Surface ? nullptr : &T, View ? &V : nullptr);
   if (!H) return fromError(H.takeError(), Call);

@@ -118,6 +118,17 @@ struct ResourceView {
   unsigned format = 0;
   uint64_t width = 0, height = 0, depth = 0;
   unsigned firstMipmapLevel = 0, lastMipmapLevel = 0, firstLayer = 0, lastLayer = 0;
+
+  // From either API's view descriptor (cudaResourceViewDesc, CUDA_RESOURCE_VIEW_DESC): both
+  // spell the fields as above, so one conversion serves the two front ends.
+  template <class ApiView> static ResourceView from(const ApiView &A) {
+    ResourceView V;
+    V.format = unsigned(A.format);
+    V.width = A.width, V.height = A.height, V.depth = A.depth;
+    V.firstMipmapLevel = A.firstMipmapLevel, V.lastMipmapLevel = A.lastMipmapLevel;
+    V.firstLayer = A.firstLayer, V.lastLayer = A.lastLayer;
+    return V;
+  }
 };
 
 // The channel format of a view format code; std::nullopt for 0 (the resource's own format).
