@@ -48,7 +48,11 @@ int main(int argc, char** argv) {
   for (const char* c : {"assert", "oob", "unsupported"}) {
     fflush(stdout);
     pid_t pid = fork();
-    if (pid == 0) _exit(child(c));
+    if (pid == 0) {
+      int r = child(c);
+      fflush(stdout);  // _exit does not flush stdio: the child's line must reach the log
+      _exit(r);
+    }
     int st = 0;
     waitpid(pid, &st, 0);
     bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
