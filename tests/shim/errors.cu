@@ -1,10 +1,13 @@
 // Error paths of ptx2amd's runtime shim (not a corpus program): a failing device assert must
 // surface as cudaErrorAssert (the device library's __assertfail prints a flagged printf record and
-// traps; the backend reports that trap as an assert by the record's flag, never by its text), an
-// out-of-bounds store as cudaErrorIllegalAddress (the executor's typed memory fault, with its report
-// on stderr) -- the codes CUDA returns -- and an entry point the shim does not implement as
+// traps; the backend reports that trap as an assert by the record's flag, never by its text), a
+// store through a wild pointer (a low address no allocation can have: 0x1000 + 4*lane) as
+// cudaErrorIllegalAddress (the executor's typed memory fault, with its report on stderr) -- the codes
+// CUDA returns -- and an entry point the shim does not implement (cudaIpcGetMemHandle: no IPC) as
 // cudaErrorNotSupported with "ptx2amd-shim: unsupported CUDA runtime call" on stderr -- never a
-// silent success. Each case runs in a child process because launch failures are sticky, as in CUDA.
+// silent success (real CUDA implements it: on an NVIDIA GPU that case reports its own answer and
+// counts as WRONG, by design). Each case runs in a child process because launch failures are
+// sticky, as in CUDA.
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +16,7 @@
 #include <unistd.h>
 
 __global__ void check_zero(int* p) { assert(p[threadIdx.x] == 0); }
-__global__ void oob_store(int* p) { p[(1u << 30) + threadIdx.x] = 1; }
+__global__ void oob_store(int* p) { p[threadIdx.x] = 1; }
 
 static int child(const char* which) {
   int* d;
@@ -27,17 +30,15 @@ static int child(const char* which) {
     return e == cudaErrorAssert ? 0 : 1;
   }
   if (!strcmp(which, "oob")) {
-    oob_store<<<1, 32>>>(d);
+    oob_store<<<1, 32>>>(reinterpret_cast<int*>(0x1000));
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaGetLastError();
     printf("oob: %s\n", cudaGetErrorName(e));
     return e == cudaErrorIllegalAddress ? 0 : 1;
   }
-  // Graphs are implemented (tests/graphs), memory nodes too; conditional nodes are not.
-  cudaGraph_t g;
-  if (cudaGraphCreate(&g, 0) != cudaSuccess) return 1;
-  cudaGraphConditionalHandle h;
-  cudaError_t e = cudaGraphConditionalHandleCreate(&h, g, 0, 0);
+  // Interprocess memory handles are not implemented (one process, emulated devices).
+  cudaIpcMemHandle_t h;
+  cudaError_t e = cudaIpcGetMemHandle(&h, d);
   printf("unsupported: %s\n", cudaGetErrorName(e));
   return e == cudaErrorNotSupported ? 0 : 1;
 }

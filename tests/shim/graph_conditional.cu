@@ -10,6 +10,7 @@
 //   switch    size 3, bodies add 1 / 2 / 4 to a mask; the value comes from memory (0, 2, 1, 7)
 //   nested    WHILE (3 rounds) whose body holds a kernel and an IF on the round's parity
 //   capture   an IF body recorded by cudaStreamBeginCaptureToGraph
+// then invalid uses, each on graphs of its own (so one refused call cannot change the next).
 #include <cstdio>
 #include <cstring>
 
@@ -218,38 +219,84 @@ int main() {
     cudaStreamDestroy(cs);
     cudaGraphDestroy(g);
   }
-  {  // invalid uses (error codes recorded on the H200)
-    cudaGraph_t g, g2; CHECK(cudaGraphCreate(&g, 0)); CHECK(cudaGraphCreate(&g2, 0));
-    cudaGraphConditionalHandle c, c2;
-    printf("info handle null out: %s\n", cudaGetErrorName(cudaGraphConditionalHandleCreate(nullptr, g, 0, 0)));
-    cudaGetLastError();
-    printf("info handle bad flags: %s\n", cudaGetErrorName(cudaGraphConditionalHandleCreate(&c, g, 0, 2)));
-    cudaGetLastError();
-    CHECK(cudaGraphConditionalHandleCreate(&c, g, 0, 0));
-    CHECK(cudaGraphConditionalHandleCreate(&c2, g2, 0, 0));
-    cudaGraph_t b[4]; cudaGraphNode_t n;
-    printf("info while size 2: %s\n", cudaGetErrorName(addCond(g, nullptr, 0, c, cudaGraphCondTypeWhile, 2, b, &n)));
-    cudaGetLastError();
-    printf("info if size 0: %s\n", cudaGetErrorName(addCond(g, nullptr, 0, c, cudaGraphCondTypeIf, 0, b, &n)));
-    cudaGetLastError();
-    printf("info if size 3: %s\n", cudaGetErrorName(addCond(g, nullptr, 0, c, cudaGraphCondTypeIf, 3, b, &n)));
-    cudaGetLastError();
-    printf("info handle of another graph: %s\n", cudaGetErrorName(addCond(g, nullptr, 0, c2, cudaGraphCondTypeIf, 1, b, &n)));
-    cudaGetLastError();
-    printf("info bad type: %s\n", cudaGetErrorName(addCond(g, nullptr, 0, c, (cudaGraphConditionalNodeType)9, 1, b, &n)));
-    cudaGetLastError();
-    cudaGraphNodeType t = cudaGraphNodeTypeKernel;
-    if (addCond(g, nullptr, 0, c, cudaGraphCondTypeIf, 1, b, &n) == cudaSuccess) {
-      cudaGraphNodeGetType(n, &t);
-      printf("info node type: %d\n", (int)t);
-      size_t nn = 0;
-      cudaGraphGetNodes(b[0], nullptr, &nn);
-      printf("info fresh body nodes: %zu\n", nn);
-      cudaGraphExec_t x;
-      printf("info instantiate with empty body: %s\n", cudaGetErrorName(cudaGraphInstantiate(&x, g, 0)));
-      cudaGetLastError();
+  {  // invalid uses (error codes recorded on the H200): each on fresh graphs, every result printed
+    auto name = [](cudaError_t e) { cudaGetLastError(); return cudaGetErrorName(e); };
+    cudaGraph_t b[4]; cudaGraphNode_t n; cudaGraphConditionalHandle c, c2;
+    {
+      cudaGraph_t g; CHECK(cudaGraphCreate(&g, 0));
+      printf("info handle null out: %s\n", name(cudaGraphConditionalHandleCreate(nullptr, g, 0, 0)));
+      printf("info handle bad flags: %s\n", name(cudaGraphConditionalHandleCreate(&c, g, 0, 2)));
+      printf("info handle null graph: %s\n", name(cudaGraphConditionalHandleCreate(&c, nullptr, 0, 0)));
+      cudaGraphDestroy(g);
     }
-    cudaGraphDestroy(g); cudaGraphDestroy(g2);
+    struct { const char* what; cudaGraphConditionalNodeType type; unsigned size; } bad_shapes[] = {
+        {"while size 2", cudaGraphCondTypeWhile, 2}, {"if size 0", cudaGraphCondTypeIf, 0},
+        {"if size 3", cudaGraphCondTypeIf, 3},       {"switch size 0", cudaGraphCondTypeSwitch, 0},
+        {"bad type", (cudaGraphConditionalNodeType)9, 1}};
+    for (auto& t : bad_shapes) {
+      cudaGraph_t g; CHECK(cudaGraphCreate(&g, 0));
+      CHECK(cudaGraphConditionalHandleCreate(&c, g, 0, 0));
+      printf("info %s: %s\n", t.what, name(addCond(g, nullptr, 0, c, t.type, t.size, b, &n)));
+      cudaGraphDestroy(g);
+    }
+    {
+      cudaGraph_t g; CHECK(cudaGraphCreate(&g, 0));
+      printf("info add node null params: %s\n", name(cudaGraphAddNode(&n, g, nullptr, nullptr, 0, nullptr)));
+      cudaGraphDestroy(g);
+    }
+    {  // a handle created on another graph (g has none of its own)
+      cudaGraph_t g, g2; CHECK(cudaGraphCreate(&g, 0)); CHECK(cudaGraphCreate(&g2, 0));
+      CHECK(cudaGraphConditionalHandleCreate(&c2, g2, 0, 0));
+      cudaError_t e = addCond(g, nullptr, 0, c2, cudaGraphCondTypeIf, 1, b, &n);
+      printf("info handle of another graph: %s\n", name(e));
+      if (e == cudaSuccess) {
+        cudaGraphExec_t x;
+        e = cudaGraphInstantiate(&x, g, 0);
+        printf("info instantiate with another graph's handle: %s\n", name(e));
+        if (e == cudaSuccess) cudaGraphExecDestroy(x);
+      }
+      cudaGraphDestroy(g); cudaGraphDestroy(g2);
+    }
+    {  // one handle, two conditional nodes
+      cudaGraph_t g; CHECK(cudaGraphCreate(&g, 0));
+      CHECK(cudaGraphConditionalHandleCreate(&c, g, 0, 0));
+      printf("info first node of a handle: %s\n", name(addCond(g, nullptr, 0, c, cudaGraphCondTypeIf, 1, b, &n)));
+      printf("info second node of a handle: %s\n", name(addCond(g, nullptr, 0, c, cudaGraphCondTypeIf, 1, b, &n)));
+      cudaGraphDestroy(g);
+    }
+    {  // a handle no node uses
+      cudaGraph_t g; CHECK(cudaGraphCreate(&g, 0));
+      CHECK(cudaGraphConditionalHandleCreate(&c, g, 0, 0));
+      CHECK(cudaGraphAddEmptyNode(&n, g, nullptr, 0));
+      cudaGraphExec_t x;
+      cudaError_t e = cudaGraphInstantiate(&x, g, 0);
+      printf("info instantiate with an unused handle: %s\n", name(e));
+      if (e == cudaSuccess) cudaGraphExecDestroy(x);
+      cudaGraphDestroy(g);
+    }
+    {  // a fresh node: its type, its empty body, instantiation with the body empty
+      cudaGraph_t g; CHECK(cudaGraphCreate(&g, 0));
+      CHECK(cudaGraphConditionalHandleCreate(&c, g, 0, 0));
+      cudaError_t e = addCond(g, nullptr, 0, c, cudaGraphCondTypeIf, 1, b, &n);
+      printf("info fresh node: %s\n", name(e));
+      if (e == cudaSuccess) {
+        cudaGraphNodeType t = cudaGraphNodeTypeKernel;
+        cudaGraphNodeGetType(n, &t);
+        printf("info node type: %d\n", (int)t);
+        size_t nn = 7;
+        cudaGraphGetNodes(b[0], nullptr, &nn);
+        printf("info fresh body nodes: %zu\n", nn);
+        cudaGraphExec_t x;
+        e = cudaGraphInstantiate(&x, g, 0);
+        printf("info instantiate with empty body: %s\n", name(e));
+        if (e == cudaSuccess) {
+          printf("info launch with empty body: %s\n", name(cudaGraphLaunch(x, s)));
+          printf("info sync after empty body: %s\n", name(cudaStreamSynchronize(s)));
+          cudaGraphExecDestroy(x);
+        }
+      }
+      cudaGraphDestroy(g);
+    }
   }
   printf("graph_conditional: %d wrong %s\n", bad, bad ? "FAIL" : "PASS");
   return bad != 0;
