@@ -184,12 +184,17 @@ void __ptx_trap(void);
  *     of arguments printed, or a negative value on error.
  *   __assertfail(message, file, line, function, charSize): print an assertion
  *     failure message and trap. Never returns.
- *   malloc(size) / free(ptr): device heap; malloc returns 0 on failure. */
+ *   malloc(size) / free(ptr): device heap; malloc returns 0 on failure.
+ *   cudaGraphSetConditional(handle, value) -> __ptx_graph_set_conditional:
+ *     handle = the generic address of the 32-bit condition word the host
+ *     runtime allocated for the conditional handle (runtime/Graph.h); stores
+ *     value there (the conditional node reads it after the kernel). */
 uint32_t __ptx_vprintf(uint64_t fmt, uint64_t args);
 void __ptx_assertfail(uint64_t message, uint64_t file, uint32_t line,
                       uint64_t function, uint64_t charSize);
 uint64_t __ptx_malloc(uint64_t size);
 void __ptx_free(uint64_t ptr);
+void __ptx_graph_set_conditional(uint64_t handle, uint32_t value);
 
 /* ---- mbarrier objects (mbarrier.c) -----------------------------------------
  * `addr` is the generic address of the 64-bit mbarrier object in shared

@@ -1,7 +1,7 @@
 /*===- runtime.c - nanosleep, trap and the CUDA device runtime calls --------===*
  *
  * Implements __ptx_nanosleep, __ptx_trap, __ptx_vprintf, __ptx_assertfail,
- * __ptx_malloc and __ptx_free. The host side is reached through three device
+ * __ptx_malloc, __ptx_free and __ptx_graph_set_conditional. The host side is reached through three device
  * globals the launcher fills (by symbol name; zero = not provided):
  *   __ptx2amd_printf_buffer  -> { u64 capacity; u64 used; u8 data[capacity] }
  *     vprintf appends one record per call: { u32 record bytes (8-aligned),
@@ -18,6 +18,8 @@
  *     free releases nothing (documented limitation: memory is reclaimed
  *     when the launcher resets `used`).
  * assertfail emits CUDA's assertion message through vprintf, then traps.
+ * graph_set_conditional stores the value to the condition word whose address
+ * is the handle (a conditional graph node reads it once the kernel is done).
  *===----------------------------------------------------------------------===*/
 #include "wave.h"
 #include "support/DevlibNames.h"
@@ -130,3 +132,7 @@ uint64_t __ptx_malloc(uint64_t size) {
 }
 
 void __ptx_free(uint64_t ptr) { (void)ptr; }
+
+void __ptx_graph_set_conditional(uint64_t handle, uint32_t value) {
+  if (handle) *(volatile uint32_t *)handle = value;
+}

@@ -7,7 +7,9 @@
 // cudaErrorInvalidValue, as CUDA answers for null ones). Here: converting
 // cudaKernelNodeParams / cudaMemcpy3DParms / cudaMemsetParams /
 // cudaHostNodeParams / cudaMemAllocNodeParams to the core's node parameters
-// and back, the capture calls on the shim's stream handles, and
+// and back, the capture calls on the shim's stream handles (also into a
+// given graph: cudaStreamBeginCaptureToGraph), conditional nodes
+// (cudaGraphConditionalHandleCreate, cudaGraphAddNode), and
 // stream-ordered allocation (cudaMallocAsync / cudaFreeAsync: graph
 // allocation and free nodes while the stream captures).
 //
@@ -187,13 +189,27 @@ cudaError_t edgeOp(cudaGraph_t Gh, const cudaGraphNode_t *From, const cudaGraphN
 }
 
 // ---- capture -------------------------------------------------------------------------
-cudaError_t beginCapture(cudaStream_t S, cudaStreamCaptureMode M, bool PT) {
+cudaError_t beginCapture(cudaStream_t S, cudaStreamCaptureMode M, bool PT, runtime::Graph *Into = nullptr,
+                         llvm::ArrayRef<runtime::GraphNode *> Deps = {}) {
   if (unsigned(M) > unsigned(cudaStreamCaptureModeRelaxed)) return invalid();
   SHIM_CONTEXT(C);
   cudaError_t Err = cudaSuccess;
   runtime::Stream *St = stream(*C, S, PT, &Err);
   if (!St) return recordError(Err);
-  return fromError(runtime::beginCapture(*St, runtime::CaptureMode(M)), "cudaStreamBeginCapture");
+  return fromError(runtime::beginCapture(*St, runtime::CaptureMode(M), Into, Deps),
+                   Into ? "cudaStreamBeginCaptureToGraph" : "cudaStreamBeginCapture");
+}
+// cudaStreamBeginCaptureToGraph: the captured nodes go into G, after Deps.
+cudaError_t beginCaptureToGraph(cudaStream_t S, cudaGraph_t Gh, const cudaGraphNode_t *D, const cudaGraphEdgeData *Ed,
+                                size_t N, cudaStreamCaptureMode M, bool PT) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!G || !depsOf(*G, D, N, Deps)) return invalid();
+  if (!runtime::allDefaultEdges(Ed, N)) {
+    note("cudaStreamBeginCaptureToGraph: edge data (programmatic dependencies) is not supported");
+    return recordError(cudaErrorNotSupported);
+  }
+  return beginCapture(S, M, PT, G, Deps);
 }
 cudaError_t endCapture(cudaStream_t S, cudaGraph_t *G, bool PT) {
   if (!G) return invalid();
@@ -251,6 +267,14 @@ extern "C" {
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t S, cudaStreamCaptureMode M) { return beginCapture(S, M, false); }
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t S, cudaStreamCaptureMode M) { return beginCapture(S, M, true); }
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t S, cudaGraph_t G, const cudaGraphNode_t *D,
+                                          const cudaGraphEdgeData *E, size_t N, cudaStreamCaptureMode M) {
+  return beginCaptureToGraph(S, G, D, E, N, M, false);
+}
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t S, cudaGraph_t G, const cudaGraphNode_t *D,
+                                               const cudaGraphEdgeData *E, size_t N, cudaStreamCaptureMode M) {
+  return beginCaptureToGraph(S, G, D, E, N, M, true);
+}
 cudaError_t cudaStreamEndCapture(cudaStream_t S, cudaGraph_t *G) { return endCapture(S, G, false); }
 cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t S, cudaGraph_t *G) { return endCapture(S, G, true); }
 cudaError_t cudaStreamIsCapturing(cudaStream_t S, cudaStreamCaptureStatus *St) {
@@ -288,8 +312,8 @@ cudaError_t cudaGraphDestroy(cudaGraph_t G) {
 cudaError_t cudaGraphClone(cudaGraph_t *Out, cudaGraph_t G) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return invalid();
-  if (Gp->hasMemoryNodes()) { // their allocations belong to one graph
-    note("cudaGraphClone: a graph with memory allocation / free nodes cannot be cloned");
+  if (Gp->hasMemoryNodes() || Gp->hasConditionalNodes()) { // allocations / handles belong to one graph
+    note("cudaGraphClone: a graph with memory allocation / free nodes or conditional nodes cannot be cloned");
     return recordError(cudaErrorNotSupported);
   }
   *Out = reinterpret_cast<cudaGraph_t>(R().adopt(Gp->clone()));
@@ -396,6 +420,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *Out, cudaGraph_t G, cons
   runtime::Graph *Gp = graphOf(G), *Cp = graphOf(Child);
   std::vector<runtime::GraphNode *> Deps;
   if (!Out || !Gp || !Cp || Gp == Cp || !depsOf(*Gp, D, N, Deps)) return invalid();
+  if (Cp->hasConditionalNodes()) return invalid(); // documented: a child graph holds no conditional nodes
   auto Node = Gp->addChild(*Cp, Deps);
   if (!Node) return fromError(Node.takeError(), "cudaGraphAddChildGraphNode");
   *Out = handle(*Node);
@@ -784,25 +809,75 @@ cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *Out, cudaGraph_
   return instantiateWithParams(Out, G, P, true);
 }
 
-// Conditional nodes (CUDA 12.3+: IF / WHILE / SWITCH bodies chosen on the device through a
-// cudaGraphConditionalHandle) are not modelled: refused by name with cudaErrorNotSupported, at the
-// handle and at the generic cudaGraphAddNode, whose other node types go through the type-specific
-// cudaGraphAdd*Node entry points here.
-// The same line as every unsupported entry point (Stubs.cpp), with the feature named.
-static cudaError_t refuse(const char *Call, const char *Feature) {
-  fprintf(stderr, "ptx2amd-shim: unsupported CUDA runtime call '%s' (%s)\n", Call, Feature);
-  return recordError(cudaErrorNotSupported);
+// ---- conditional nodes and the generic cudaGraphAddNode ----------------------------------
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *H, cudaGraph_t Gh, unsigned Default,
+                                             unsigned Flags) {
+  runtime::Graph *G = graphOf(Gh);
+  if (!H || !G || (Flags & ~unsigned(cudaGraphCondAssignDefault))) return invalid();
+  SHIM_CONTEXT(C);
+  auto V = G->createConditionalHandle(*C, Default, Flags & cudaGraphCondAssignDefault);
+  if (!V) return fromError(V.takeError(), "cudaGraphConditionalHandleCreate");
+  *H = *V;
+  return cudaSuccess;
 }
-cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *H, cudaGraph_t G, unsigned, unsigned) {
-  if (!H || !graphOf(G)) return invalid();
-  return refuse("cudaGraphConditionalHandleCreate", "conditional graph nodes");
-}
-cudaError_t cudaGraphAddNode(cudaGraphNode_t *Out, cudaGraph_t G, const cudaGraphNode_t *, const cudaGraphEdgeData *,
-                             size_t, cudaGraphNodeParams *P) {
-  if (!Out || !graphOf(G) || !P) return invalid();
-  if (P->type == cudaGraphNodeTypeConditional)
-    return refuse("cudaGraphAddNode", "conditional graph nodes: cudaGraphNodeTypeConditional");
-  return refuse("cudaGraphAddNode", "generic node parameters; the type-specific cudaGraphAdd*Node entry points work");
+
+// The node types cudaGraphAddNode builds here: conditional, and those whose parameters are the
+// type-specific entry points' (kernel, memset, host, empty, event record / wait); the others
+// (memcpy, child graph, memory, external semaphores) are refused by name.
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const cudaGraphNode_t *D,
+                             const cudaGraphEdgeData *Ed, size_t N, cudaGraphNodeParams *P) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!Out || !G || !P || !depsOf(*G, D, N, Deps)) return invalid();
+  if (!runtime::allDefaultEdges(Ed, N)) {
+    note("cudaGraphAddNode: edge data (programmatic dependencies) is not supported");
+    return recordError(cudaErrorNotSupported);
+  }
+  switch (P->type) {
+  case cudaGraphNodeTypeConditional: {
+    cudaConditionalNodeParams &Cp = P->conditional;
+    auto Node = G->addConditional(Cp.handle, runtime::ConditionalKind(Cp.type), Cp.size, Deps);
+    if (!Node) return fromError(Node.takeError(), "cudaGraphAddNode");
+    Cp.phGraph_out = reinterpret_cast<cudaGraph_t *>((*Node)->bodyHandles.data());
+    *Out = handle(*Node);
+    return cudaSuccess;
+  }
+  case cudaGraphNodeTypeKernel: {
+    const cudaKernelNodeParamsV2 &K = P->kernel;
+    cudaKernelNodeParams Kp{};
+    Kp.func = K.func;
+    Kp.gridDim = K.gridDim;
+    Kp.blockDim = K.blockDim;
+    Kp.sharedMemBytes = K.sharedMemBytes;
+    Kp.kernelParams = K.kernelParams;
+    Kp.extra = K.extra;
+    return cudaGraphAddKernelNode(Out, Gh, D, N, &Kp);
+  }
+  case cudaGraphNodeTypeMemset: {
+    const cudaMemsetParamsV2 &M = P->memset;
+    cudaMemsetParams Mp{};
+    Mp.dst = M.dst;
+    Mp.pitch = M.pitch;
+    Mp.value = M.value;
+    Mp.elementSize = M.elementSize;
+    Mp.width = M.width;
+    Mp.height = M.height;
+    return cudaGraphAddMemsetNode(Out, Gh, D, N, &Mp);
+  }
+  case cudaGraphNodeTypeHost: {
+    cudaHostNodeParams Hp{};
+    Hp.fn = P->host.fn;
+    Hp.userData = P->host.userData;
+    return cudaGraphAddHostNode(Out, Gh, D, N, &Hp);
+  }
+  case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(Out, Gh, D, N);
+  case cudaGraphNodeTypeEventRecord: return cudaGraphAddEventRecordNode(Out, Gh, D, N, P->eventRecord.event);
+  case cudaGraphNodeTypeWaitEvent: return cudaGraphAddEventWaitNode(Out, Gh, D, N, P->eventWait.event);
+  default:
+    fprintf(stderr, "ptx2amd-shim: unsupported CUDA runtime call 'cudaGraphAddNode' (node type %d; the "
+                    "type-specific cudaGraphAdd*Node entry points work)\n", int(P->type));
+    return recordError(cudaErrorNotSupported);
+  }
 }
 
 } // extern "C"

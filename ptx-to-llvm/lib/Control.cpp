@@ -16,7 +16,7 @@
 // callee's parameter types, calls directly, or indirectly through a register
 // with the type of the named .callprototype, and stores the results into the
 // retval slots. Calls to vprintf/__assertfail/malloc/free reach the device
-// runtime as __ptx_<name>. A call of a CUDA device runtime entry point that
+// runtime as __ptx_<name>, cudaGraphSetConditional as __ptx_graph_set_conditional. A call of a CUDA device runtime entry point that
 // the module only declares (dynamic parallelism: the __cudaCDP2* functions
 // nvcc -rdc emits for a device-side <<<>>> launch, cudaGetParameterBuffer /
 // cudaLaunchDevice and their V2 forms, device-side stream/event/sync calls)

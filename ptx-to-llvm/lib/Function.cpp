@@ -13,7 +13,8 @@
 // results, and the call-sequence `{ .param .b64 param0; ... }` temporaries) is
 // a private alloca that ld.param/st.param access; `call` loads the argument
 // slots and stores the results into the retval slots. Calls to the CUDA
-// runtime functions vprintf/__assertfail/malloc/free go to __ptx_<name>.
+// runtime functions vprintf/__assertfail/malloc/free go to __ptx_<name>, the
+// graph call cudaGraphSetConditional to __ptx_graph_set_conditional.
 // A .func that may execute `exit` (directly or through direct calls) gets a
 // trailing `ptr addrspace(5)` exit-flag argument (Control.cpp explains).
 //
@@ -45,7 +46,15 @@ static void setSourcePosition(Function *f, ptx::SourceLoc l) {
 
 
 static bool isRuntimeFunction(StringRef n) {
-  return n == "vprintf" || n == "__assertfail" || n == "malloc" || n == "free";
+  return n == "vprintf" || n == "__assertfail" || n == "malloc" || n == "free" || n == "cudaGraphSetConditional";
+}
+
+// The device library's name for a CUDA device runtime function (ptx_devlib.h).
+static std::string devlibName(StringRef n) {
+  std::string suffix = n == "__assertfail"              ? std::string("assertfail")
+                       : n == "cudaGraphSetConditional" ? std::string("graph_set_conditional")
+                                                        : n.str();
+  return std::string(support::global::kDevlibPrefix) + suffix;
 }
 
 Type *paramType(ModuleCtx &mc, const ptx::Variable &v) {
@@ -180,7 +189,7 @@ void declareFunctions(ModuleCtx &mc) {
     std::string name = pf.name;
     GlobalValue::LinkageTypes lk = GlobalValue::InternalLinkage;
     if (!pf.hasBody && isRuntimeFunction(pf.name)) // ptx_devlib.h names: __ptx_vprintf, __ptx_assertfail, ...
-      name = std::string(support::global::kDevlibPrefix) + (pf.name == "__assertfail" ? std::string("assertfail") : pf.name);
+      name = devlibName(pf.name);
     if (pf.linkage == ptx::Linkage::Visible || pf.linkage == ptx::Linkage::Extern || !pf.hasBody)
       lk = GlobalValue::ExternalLinkage;
     if (pf.linkage == ptx::Linkage::Weak) lk = GlobalValue::WeakAnyLinkage;

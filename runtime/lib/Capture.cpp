@@ -61,7 +61,7 @@ CaptureMode exchangeThreadCaptureMode(CaptureMode M) {
   return Old;
 }
 
-llvm::Error beginCapture(Stream &S, CaptureMode M) {
+llvm::Error beginCapture(Stream &S, CaptureMode M, Graph *Into, llvm::ArrayRef<GraphNode *> Deps) {
   Stream::Impl &I = S.impl();
   if (I.Kind == StreamKind::Legacy)
     return makeError(Errc::StreamCaptureUnsupported, "the legacy default stream cannot be captured");
@@ -70,14 +70,20 @@ llvm::Error beginCapture(Stream &S, CaptureMode M) {
   if (I.Cap) return makeError(Errc::IllegalState, "the stream is already capturing");
   auto C = std::make_shared<Capture>();
   C->Ctx = &S.context();
-  C->G = std::make_unique<Graph>();
+  if (Into) {
+    for (GraphNode *D : Deps)
+      if (!Into->owns(D)) return makeError(Errc::InvalidValue, "a capture dependency is not a node of the graph");
+    C->Into = Into;
+  } else {
+    C->G = std::make_unique<Graph>();
+  }
   C->Mode = M;
   C->Thread = std::this_thread::get_id();
   C->Id = CI.NextCaptureId++;
   C->Origin = &I;
   C->Members.push_back(S.shared());
   I.Cap = C;
-  I.CapTail.clear();
+  I.CapTail.assign(Deps.begin(), Deps.end());
   CI.Captures.push_back(C);
   return llvm::Error::success();
 }
@@ -114,6 +120,7 @@ llvm::Expected<Graph *> endCapture(Stream &S) {
   if (Inval) return invalidated();
   if (Unjoined)
     return makeError(Errc::StreamCaptureUnjoined, "a stream forked from the capture did not join back");
+  if (C->Into) return C->Into;
   return graphs().adopt(std::move(C->G));
 }
 
@@ -127,7 +134,7 @@ llvm::Expected<CaptureInfo> captureInfo(Stream &S) {
   if (!I.Cap) return R;
   R.status = I.Cap->Invalidated ? CaptureStatus::Invalidated : CaptureStatus::Active;
   R.id = I.Cap->Id;
-  R.graph = I.Cap->G.get();
+  R.graph = &I.Cap->graph();
   R.deps = &I.CapTail;
   return R;
 }
@@ -145,7 +152,7 @@ std::optional<llvm::Error> captureNode(Stream &S, GraphNodeKind K, const std::fu
                      "work on the legacy stream would synchronise with a capturing blocking stream");
   }
   if (I.Cap->Invalidated) return invalidated();
-  auto N = I.Cap->G->add(K, I.CapTail);
+  auto N = I.Cap->graph().add(K, I.CapTail);
   if (!N) return N.takeError();
   Fill(**N);
   I.CapTail.assign(1, *N);

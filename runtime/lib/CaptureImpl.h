@@ -25,6 +25,8 @@ namespace runtime {
 struct Capture {
   Context *Ctx = nullptr; // whose CaptureMu guards this capture
   std::unique_ptr<Graph> G;
+  Graph *Into = nullptr; // cudaStreamBeginCaptureToGraph: the caller's graph, used instead of G
+  Graph &graph() { return Into ? *Into : *G; }
   CaptureMode Mode = CaptureMode::Global;
   std::thread::id Thread;
   uint64_t Id = 0;

@@ -2,9 +2,11 @@
 //
 // Graph structure (nodes, edges, copies), instantiation (cycle check, a copy
 // of the graph, child graphs flattened into one topological order: Kahn's
-// algorithm, ties broken by creation order so replay order is stable),
-// launch (the order submitted to one in-order stream, or one child-graph
-// node of a capture) and cudaGraphExecUpdate's structural comparison.
+// algorithm, ties broken by creation order so replay order is stable;
+// conditional nodes stay nodes, each body flattened on its own), launch (the
+// order submitted to one in-order stream, or one child-graph node of a
+// capture; conditional nodes: GraphConditional.cpp) and cudaGraphExecUpdate's
+// structural comparison.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Graph.h"
@@ -14,6 +16,7 @@
 #include "runtime/Stream.h"
 
 #include "CaptureImpl.h"
+#include "GraphImpl.h"
 
 #include <algorithm>
 #include <cstring>
@@ -90,6 +93,8 @@ Graph::~Graph() {
     R.Graphs.erase(this);
     for (auto &N : Nodes) R.Nodes.erase(N.get());
   }
+  for (auto &N : Nodes)
+    if (N->cond && N->cond->user == N.get()) N->cond->user = nullptr;
   Nodes.clear(); // child graphs unregister themselves
 }
 
@@ -151,6 +156,7 @@ llvm::Error Graph::destroyNode(GraphNode *N) {
     std::lock_guard<std::mutex> G(R.Mu);
     R.Nodes.erase(N);
   }
+  if (N->cond && N->cond->user == N) N->cond->user = nullptr; // the handle may get another node
   auto It = std::find_if(Nodes.begin(), Nodes.end(), [&](auto &P) { return P.get() == N; });
   std::unique_ptr<GraphNode> Dead = std::move(*It);
   Nodes.erase(It);
@@ -188,6 +194,13 @@ std::unique_ptr<Graph> Graph::clone(std::map<const GraphNode *, GraphNode *> *Ma
     Copy->enabled = N->enabled;
     Copy->clonedFrom = N.get();
     if (N->child) Copy->child = N->child->clone();
+    Copy->cond = N->cond;
+    Copy->condKind = N->condKind;
+    for (auto &B : N->bodies) {
+      Copy->bodies.push_back(B->clone());
+      Copy->bodies.back()->Parent = Copy.get();
+      Copy->bodyHandles.push_back(Copy->bodies.back().get());
+    }
     M[N.get()] = Copy.get();
     C->Nodes.push_back(std::move(Copy));
   }
@@ -201,15 +214,19 @@ std::unique_ptr<Graph> Graph::clone(std::map<const GraphNode *, GraphNode *> *Ma
     std::lock_guard<std::mutex> G(R.Mu);
     for (auto &N : C->Nodes) R.Nodes.insert(N.get());
   }
+  C->Handles = Handles;
   if (Map) *Map = std::move(M);
   return C;
 }
 
 bool Graph::hasMemoryNodes() const {
-  for (auto &N : Nodes)
+  for (auto &N : Nodes) {
     if (N->kind == GraphNodeKind::MemAlloc || N->kind == GraphNodeKind::MemFree ||
         (N->child && N->child->hasMemoryNodes()))
       return true;
+    for (auto &B : N->bodies)
+      if (B->hasMemoryNodes()) return true;
+  }
   return false;
 }
 
@@ -269,6 +286,11 @@ bool flatten(const Graph &G, std::vector<GraphNode *> &Out) {
     ++Done;
     if (N->kind == GraphNodeKind::ChildGraph) {
       if (!N->child || !flatten(*N->child, Out)) return false;
+    } else if (N->kind == GraphNodeKind::Conditional) { // each body its own order
+      N->bodyOrder.assign(N->bodies.size(), {});
+      for (size_t I = 0; I < N->bodies.size(); ++I)
+        if (!flatten(*N->bodies[I], N->bodyOrder[I])) return false;
+      Out.push_back(N);
     } else if (N->kind != GraphNodeKind::Empty) {
       Out.push_back(N);
     }
@@ -297,6 +319,16 @@ llvm::Expected<GraphExec *> GraphRegistry::instantiate(const Graph &G, uint64_t 
         }
     }
     return makeError(Errc::InvalidValue, "the graph has a cycle");
+  }
+  // Conditional bodies hold kernel, copy, memset, empty, child-graph and conditional nodes only
+  // (cudaConditionalNodeParams); the first other node decides.
+  if (const GraphNode *Bad = firstNodeNotAllowedInBodies(E->Order)) {
+    if (Result) *Result = 3; // cudaGraphInstantiateNodeOperationNotSupported
+    if (ErrNode) *ErrNode = Bad->clonedFrom;
+    return makeError(Errc::InvalidValue, "a conditional node's body holds a node of type " +
+                                             std::to_string(int(Bad->kind)) +
+                                             " (bodies may hold kernel, memcpy, memset, empty, child-graph and "
+                                             "conditional nodes)");
   }
   if (Flags & GraphDeviceLaunch) // device-launchable graphs run on one device: kernel, copy and memset nodes
     for (GraphNode *N : E->Order) {
@@ -351,8 +383,9 @@ llvm::Error runFill(Stream &S, const FillNodeParams &F) {
     if (llvm::Error E = S.fill(F.dst + Y * F.pitch, F.value, F.elementSize, F.width)) return E;
   return llvm::Error::success();
 }
+} // namespace
 
-llvm::Error runNode(Stream &S, const GraphNode &N) {
+llvm::Error runGraphNode(Stream &S, const GraphNode &N, const std::shared_ptr<const Graph> &Keep) {
   if (!N.enabled) return llvm::Error::success(); // a disabled node runs as an empty one
   switch (N.kind) {
   case GraphNodeKind::Kernel:
@@ -364,6 +397,7 @@ llvm::Error runNode(Stream &S, const GraphNode &N) {
     return S.hostFunc([Fn = N.host.fn, U = N.host.user] { Fn(U); });
   case GraphNodeKind::EventRecord: return N.event->record(S);
   case GraphNodeKind::EventWait: return S.waitEvent(*N.event);
+  case GraphNodeKind::Conditional: return runConditional(S, N, Keep);
   case GraphNodeKind::ChildGraph:
   case GraphNodeKind::Empty:
   case GraphNodeKind::MemAlloc: // the memory is reserved; its live state changes at submission
@@ -371,7 +405,6 @@ llvm::Error runNode(Stream &S, const GraphNode &N) {
   }
   return llvm::Error::success();
 }
-} // namespace
 
 llvm::Error GraphExec::launch(Stream &S) {
   if (auto Refused = captureGraphLaunch(S)) return std::move(*Refused);
@@ -392,8 +425,9 @@ llvm::Error GraphExec::launch(Stream &S) {
       Mem.update(N->alloc->base(), [](Allocation &A) { A.graphLive = true; });
     if (N->kind == GraphNodeKind::MemFree) Mem.update(N->freePtr, [](Allocation &A) { A.graphLive = false; });
   }
+  if (llvm::Error E = assignConditionDefaults(S, Order)) return E;
   for (GraphNode *N : Order)
-    if (llvm::Error E = runNode(S, *N)) return E;
+    if (llvm::Error E = runGraphNode(S, *N, Copy)) return E;
   return llvm::Error::success();
 }
 
@@ -423,6 +457,14 @@ bool sameShape(const Graph &A, const Graph &B, GraphUpdateResult &R, const Graph
       return false;
     }
     if (X.kind == GraphNodeKind::ChildGraph && !sameShape(*X.child, *Y.child, R, Err)) return false;
+    if (X.kind == GraphNodeKind::Conditional) { // conditional parameters cannot change; bodies may
+      if (X.condKind != Y.condKind || X.bodies.size() != Y.bodies.size() || X.cond != Y.cond) {
+        R = GraphUpdateResult::ParametersChanged;
+        return false;
+      }
+      for (size_t B = 0; B < X.bodies.size(); ++B)
+        if (!sameShape(*X.bodies[B], *Y.bodies[B], R, Err)) return false;
+    }
     if (X.kind == GraphNodeKind::Kernel && &X.kernel.function->module().context() !=
                                                &Y.kernel.function->module().context()) {
       R = GraphUpdateResult::FunctionChanged;
@@ -443,6 +485,7 @@ void takeParams(Graph &Dst, const Graph &Src) {
     D.host = S.host;
     D.event = S.event;
     if (D.child) takeParams(*D.child, *S.child);
+    for (size_t B = 0; B < D.bodies.size(); ++B) takeParams(*D.bodies[B], *S.bodies[B]);
   }
 }
 } // namespace

@@ -2,8 +2,8 @@
 //
 // CUDA graphs in the core, shared by the runtime API (cudaGraph*) and the
 // driver API (cuGraph*). A Graph is a DAG of nodes (kernel, copy, memset,
-// host function, child graph, empty, event wait, event record; the kinds
-// carry cudaGraphNodeType's numbers); nodes keep their parameters by value
+// host function, child graph, empty, event wait, event record, memory
+// allocation / free, conditional; the kinds carry cudaGraphNodeType's numbers); nodes keep their parameters by value
 // (kernel arguments copied at the .param layout) so the caller's buffers may
 // change after the node is added. A GraphExec is an instantiated graph: a
 // private copy of the graph with child graphs flattened into one
@@ -21,6 +21,11 @@
 // such as allocation under the global / thread-local modes) fail with CUDA's
 // capture errors and invalidate the capture; the answers follow the H200's
 // (tests/graphs/golden/graph_errors.out).
+//
+// Conditional nodes (IF with one body or two (else), WHILE, SWITCH with n
+// bodies) own their body graphs; a ConditionalHandle names the 32-bit
+// condition word a kernel sets with the device-side cudaGraphSetConditional
+// (GraphConditional.cpp describes the execution).
 //
 // Handles (Graph *, GraphNode *, GraphExec *) are owned by the process's
 // graph registry (graphs()), which tells live handles from dead ones.
@@ -47,11 +52,15 @@ class Device;
 class Event;
 class Function;
 class Graph;
+class GraphNode;
 class Stream;
 
 // cudaGraphNodeType / CUgraphNodeType numbering.
 enum class GraphNodeKind { Kernel = 0, Memcpy = 1, Memset = 2, Host = 3, ChildGraph = 4, Empty = 5,
-                           EventWait = 6, EventRecord = 7, MemAlloc = 10, MemFree = 11 };
+                           EventWait = 6, EventRecord = 7, MemAlloc = 10, MemFree = 11, Conditional = 13 };
+
+// cudaGraphConditionalNodeType / CUgraphConditionalNodeType numbering.
+enum class ConditionalKind { If = 0, While = 1, Switch = 2 };
 
 // cudaGraphInstantiateFlags / CUgraphInstantiate_flags.
 enum GraphInstantiateFlag : uint64_t {
@@ -81,6 +90,29 @@ private:
   Device *Dev; // devices outlive every graph; a destroyed context may not
   const Context *Owner;
   uint64_t Base, Bytes;
+};
+
+// A conditional handle (cudaGraphConditionalHandleCreate): a 32-bit word of
+// device memory of the creating context; the handle's value (what kernels
+// receive and pass to cudaGraphSetConditional) is the word's device address.
+// The word starts at the default value; with assignDefault set every launch
+// of an executable graph holding a node of the handle stores the default
+// first. Owned by the graph it was created for (and shared by that graph's
+// copies: clones, executable graphs); one conditional node may use it.
+class ConditionalHandle {
+public:
+  static llvm::Expected<std::shared_ptr<ConditionalHandle>> create(Context &C, uint32_t Default, bool AssignDefault);
+  uint64_t value() const { return Word->base(); }
+  uint32_t defaultValue() const { return Default; }
+  bool assignDefault() const { return AssignDefault; }
+  const GraphNode *user = nullptr; // the node of the creating graph (tree) that uses it
+
+private:
+  ConditionalHandle(std::shared_ptr<GraphAllocation> W, uint32_t D, bool A)
+      : Word(std::move(W)), Default(D), AssignDefault(A) {}
+  std::shared_ptr<GraphAllocation> Word;
+  uint32_t Default;
+  bool AssignDefault;
 };
 
 struct KernelNodeParams {
@@ -137,6 +169,13 @@ public:
   uint64_t freePtr = 0;          // MemFree: the graph allocation it frees
   bool enabled = true;           // cudaGraphNodeSetEnabled (executable graphs' copies)
   std::unique_ptr<Graph> child;  // ChildGraph: the node's own copy
+  // Conditional: the handle, the kind and the body graphs (size() of them);
+  // in an executable graph, bodyOrder[i] is body i flattened.
+  std::shared_ptr<ConditionalHandle> cond;
+  ConditionalKind condKind = ConditionalKind::If;
+  std::vector<std::unique_ptr<Graph>> bodies;
+  std::vector<std::vector<GraphNode *>> bodyOrder;
+  std::vector<Graph *> bodyHandles; // the bodies again, as the APIs' phGraph_out array
   const GraphNode *clonedFrom = nullptr; // the node this one is a copy of (compared, never read)
   // Pointers to each kernel argument inside kernel.args (GetParams' kernelParams),
   // valid until the node's parameters change.
@@ -154,6 +193,19 @@ public:
   llvm::Expected<GraphNode *> add(GraphNodeKind K, llvm::ArrayRef<GraphNode *> Deps);
   // A child-graph node holding a copy of Child.
   llvm::Expected<GraphNode *> addChild(const Graph &Child, llvm::ArrayRef<GraphNode *> Deps);
+  // A conditional node of kind K with Size empty body graphs, using the
+  // handle whose value is Handle (created for this graph or a graph this one
+  // is a body of, and not used by another node). InvalidValue for a kind
+  // other than If / While / Switch, a size other than 1-2 (If), 1 (While),
+  // >= 1 (Switch), an unknown or used handle. GraphConditional.cpp.
+  llvm::Expected<GraphNode *> addConditional(uint64_t Handle, ConditionalKind K, unsigned Size,
+                                             llvm::ArrayRef<GraphNode *> Deps);
+  // cudaGraphConditionalHandleCreate on this graph.
+  llvm::Expected<uint64_t> createConditionalHandle(Context &C, uint32_t Default, bool AssignDefault);
+  // The conditional node whose body this graph is (null for other graphs).
+  GraphNode *parent() const { return Parent; }
+  // Whether it (or a child / body graph) holds conditional nodes.
+  bool hasConditionalNodes() const;
   llvm::Error addEdge(GraphNode *From, GraphNode *To);
   llvm::Error removeEdge(GraphNode *From, GraphNode *To);
   llvm::Error destroyNode(GraphNode *N);
@@ -169,6 +221,8 @@ public:
 
 private:
   std::vector<std::unique_ptr<GraphNode>> Nodes;
+  std::vector<std::shared_ptr<ConditionalHandle>> Handles; // created for this graph
+  GraphNode *Parent = nullptr;
 };
 
 // cudaGraphExecUpdateResult numbering.
@@ -199,7 +253,7 @@ private:
   friend class GraphRegistry;
   GraphExec() = default;
   uint64_t Flags = 0;
-  std::unique_ptr<Graph> Copy;
+  std::shared_ptr<Graph> Copy;                       // shared with work in flight (GraphImpl.h)
   std::vector<GraphNode *> Order;                   // flattened, dependency order
   std::map<const GraphNode *, GraphNode *> FromOrig; // instantiated-from node -> copy
 };
@@ -247,7 +301,9 @@ struct CaptureInfo {
 };
 
 // IllegalState when S already captures; StreamCaptureUnsupported for the legacy stream.
-llvm::Error beginCapture(Stream &S, CaptureMode M);
+// Into (cudaStreamBeginCaptureToGraph): nodes are added to that graph, the
+// first ones depending on Deps (nodes of Into), and endCapture returns it.
+llvm::Error beginCapture(Stream &S, CaptureMode M, Graph *Into = nullptr, llvm::ArrayRef<GraphNode *> Deps = {});
 // The captured graph (registry-owned): IllegalState when S does not capture,
 // StreamCaptureUnmatched when it did not begin the capture, WrongThread,
 // Invalidated or Unjoined (the capture then ends without a graph).
