@@ -6,7 +6,8 @@
 // the graph registry. Converts CUDA_KERNEL_NODE_PARAMS (v1 and v2; a CUfunction
 // or a CUkernel), CUDA_MEMCPY3D (arrays resolved by Texture.cpp), CUDA_MEMSET_NODE_PARAMS,
 // CUDA_HOST_NODE_PARAMS and CUDA_MEM_ALLOC_NODE_PARAMS to the core's node parameters and
-// back; stream-ordered allocation (cuMemAllocAsync / cuMemFreeAsync: graph allocation and
+// back; conditional nodes (cuGraphConditionalHandleCreate, cuGraphAddNode) and capture
+// into a given graph (cuStreamBeginCaptureToGraph); stream-ordered allocation (cuMemAllocAsync / cuMemFreeAsync: graph allocation and
 // free nodes while the stream captures). Every export
 // carries its exact symbol name (DRV below), since cuda.h maps many of the
 // names to their newest _vN with macros, and the older versions (cuGraphGetEdges,
@@ -205,11 +206,22 @@ CUresult neighbours(CUgraphNode Nh, bool Deps, CUgraphNode *Out, CUgraphEdgeData
 }
 
 // ---- capture -------------------------------------------------------------------------
-CUresult beginCapture(CUstream H, unsigned Mode, bool PT) {
+CUresult beginCapture(CUstream H, unsigned Mode, bool PT, runtime::Graph *Into = nullptr,
+                      llvm::ArrayRef<runtime::GraphNode *> Deps = {}) {
   if (Mode > CU_STREAM_CAPTURE_MODE_RELAXED) return CUDA_ERROR_INVALID_VALUE;
   runtime::Stream *S;
   if (CUresult Rr = resolveStream(H, PT, &S)) return Rr;
-  return fail(runtime::beginCapture(*S, runtime::CaptureMode(Mode)), "cuStreamBeginCapture");
+  return fail(runtime::beginCapture(*S, runtime::CaptureMode(Mode), Into, Deps),
+              Into ? "cuStreamBeginCaptureToGraph" : "cuStreamBeginCapture");
+}
+// cuStreamBeginCaptureToGraph: the captured nodes go into G, after Deps.
+CUresult beginCaptureToGraph(CUstream H, CUgraph Gh, const CUgraphNode *D, const CUgraphEdgeData *Ed, size_t N,
+                             CUstreamCaptureMode Mode, bool PT) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!G || !depsOf(*G, D, N, Deps)) return CUDA_ERROR_INVALID_VALUE;
+  if (!runtime::allDefaultEdges(Ed, N)) return unsupported("cuStreamBeginCaptureToGraph (edge data)");
+  return beginCapture(H, Mode, PT, G, Deps);
 }
 CUresult endCapture(CUstream H, CUgraph *G, bool PT) {
   if (!G) return CUDA_ERROR_INVALID_VALUE;
@@ -298,6 +310,14 @@ DRV(cuStreamBeginCapture, (CUstream H)) { return beginCapture(H, CU_STREAM_CAPTU
 DRV(cuStreamBeginCapture_ptsz, (CUstream H)) { return beginCapture(H, CU_STREAM_CAPTURE_MODE_GLOBAL, true); }
 DRV(cuStreamBeginCapture_v2, (CUstream H, CUstreamCaptureMode M)) { return beginCapture(H, M, false); }
 DRV(cuStreamBeginCapture_v2_ptsz, (CUstream H, CUstreamCaptureMode M)) { return beginCapture(H, M, true); }
+DRV(cuStreamBeginCaptureToGraph, (CUstream H, CUgraph G, const CUgraphNode *D, const CUgraphEdgeData *E, size_t N,
+                                  CUstreamCaptureMode M)) {
+  return beginCaptureToGraph(H, G, D, E, N, M, false);
+}
+DRV(cuStreamBeginCaptureToGraph_ptsz, (CUstream H, CUgraph G, const CUgraphNode *D, const CUgraphEdgeData *E,
+                                       size_t N, CUstreamCaptureMode M)) {
+  return beginCaptureToGraph(H, G, D, E, N, M, true);
+}
 DRV(cuStreamEndCapture, (CUstream H, CUgraph *G)) { return endCapture(H, G, false); }
 DRV(cuStreamEndCapture_ptsz, (CUstream H, CUgraph *G)) { return endCapture(H, G, true); }
 DRV(cuStreamIsCapturing, (CUstream H, CUstreamCaptureStatus *S)) {
@@ -348,6 +368,7 @@ DRV(cuGraphClone, (CUgraph * Out, CUgraph G)) {
   runtime::Graph *Gp = graphOf(G);
   if (!Out || !Gp) return CUDA_ERROR_INVALID_VALUE;
   if (Gp->hasMemoryNodes()) return unsupported("cuGraphClone (a graph with memory allocation / free nodes)");
+  if (Gp->hasConditionalNodes()) return unsupported("cuGraphClone (a graph with conditional nodes)");
   *Out = reinterpret_cast<CUgraph>(R().adopt(Gp->clone()));
   return CUDA_SUCCESS;
 }
@@ -463,25 +484,88 @@ DRV(cuGraphChildGraphNodeGetGraph, (CUgraphNode Nh, CUgraph *G)) {
   *G = reinterpret_cast<CUgraph>(N->child.get());
   return CUDA_SUCCESS;
 }
-// Conditional nodes (IF / WHILE / SWITCH through a CUgraphConditionalHandle) are not modelled:
-// refused by name (CUDA_ERROR_NOT_SUPPORTED), at the handle and at the generic cuGraphAddNode,
-// whose other node types go through the type-specific cuGraphAdd*Node entry points here.
-DRV(cuGraphConditionalHandleCreate, (CUgraphConditionalHandle * H, CUgraph G, CUcontext, unsigned, unsigned)) {
-  if (!H || !graphOf(G)) return CUDA_ERROR_INVALID_VALUE;
-  return unsupported("cuGraphConditionalHandleCreate (conditional graph nodes)");
+// Conditional nodes (runtime/Graph.h): the handle is a condition word of Ctx (null: the current
+// context); cuGraphAddNode builds conditional nodes and the kinds whose parameters the
+// type-specific entry points take (kernel, memset, host, empty, event record / wait); the other
+// kinds are refused by name.
+DRV(cuGraphConditionalHandleCreate, (CUgraphConditionalHandle * H, CUgraph Gh, CUcontext Ctx, unsigned Default,
+                                     unsigned Flags)) {
+  runtime::Graph *G = graphOf(Gh);
+  if (!H || !G || (Flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT))) return CUDA_ERROR_INVALID_VALUE;
+  DrvContext *C = reinterpret_cast<DrvContext *>(Ctx);
+  if (!C) {
+    if (CUresult Rr = currentContext(&C)) return Rr;
+  } else if (!HandleTable::get().live<DrvContext>(C)) {
+    return CUDA_ERROR_INVALID_CONTEXT;
+  }
+  auto V = G->createConditionalHandle(*C->core, Default, Flags & CU_GRAPH_COND_ASSIGN_DEFAULT);
+  if (!V) return fail(V.takeError(), "cuGraphConditionalHandleCreate");
+  *H = *V;
+  return CUDA_SUCCESS;
 }
-static CUresult addGenericNode(CUgraphNode *Out, CUgraph G, CUgraphNodeParams *P) {
-  if (!Out || !graphOf(G) || !P) return CUDA_ERROR_INVALID_VALUE;
-  if (P->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
-    return unsupported("cuGraphAddNode (conditional graph nodes: CU_GRAPH_NODE_TYPE_CONDITIONAL)");
-  return unsupported("cuGraphAddNode (generic node parameters; the type-specific cuGraphAdd*Node entry points are supported)");
+DRV(cuGraphAddEmptyNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, size_t N));
+DRV(cuGraphAddEventRecordNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, size_t N, CUevent E));
+DRV(cuGraphAddEventWaitNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, size_t N, CUevent E));
+static CUresult addGenericNode(CUgraphNode *Out, CUgraph Gh, const CUgraphNode *D, const CUgraphEdgeData *Ed,
+                               size_t N, CUgraphNodeParams *P) {
+  runtime::Graph *G = graphOf(Gh);
+  std::vector<runtime::GraphNode *> Deps;
+  if (!Out || !G || !P || !depsOf(*G, D, N, Deps)) return CUDA_ERROR_INVALID_VALUE;
+  if (!runtime::allDefaultEdges(Ed, N)) return unsupported("cuGraphAddNode (edge data)");
+  switch (P->type) {
+  case CU_GRAPH_NODE_TYPE_CONDITIONAL: {
+    CUDA_CONDITIONAL_NODE_PARAMS &Cp = P->conditional;
+    auto Node = G->addConditional(Cp.handle, runtime::ConditionalKind(Cp.type), Cp.size, Deps);
+    if (!Node) return fail(Node.takeError(), "cuGraphAddNode");
+    Cp.phGraph_out = reinterpret_cast<CUgraph *>((*Node)->bodyHandles.data());
+    *Out = handle(*Node);
+    return CUDA_SUCCESS;
+  }
+  case CU_GRAPH_NODE_TYPE_KERNEL: {
+    const CUDA_KERNEL_NODE_PARAMS_v3 &K = P->kernel;
+    CUDA_KERNEL_NODE_PARAMS Kp{};
+    Kp.func = K.func;
+    Kp.gridDimX = K.gridDimX, Kp.gridDimY = K.gridDimY, Kp.gridDimZ = K.gridDimZ;
+    Kp.blockDimX = K.blockDimX, Kp.blockDimY = K.blockDimY, Kp.blockDimZ = K.blockDimZ;
+    Kp.sharedMemBytes = K.sharedMemBytes;
+    Kp.kernelParams = K.kernelParams;
+    Kp.extra = K.extra;
+    Kp.kern = K.kern;
+    Kp.ctx = K.ctx;
+    return drv_cuGraphAddKernelNode_v2(Out, Gh, D, N, &Kp);
+  }
+  case CU_GRAPH_NODE_TYPE_MEMSET: {
+    const CUDA_MEMSET_NODE_PARAMS_v2 &M = P->memset;
+    CUDA_MEMSET_NODE_PARAMS Mp{};
+    Mp.dst = M.dst;
+    Mp.pitch = M.pitch;
+    Mp.value = M.value;
+    Mp.elementSize = M.elementSize;
+    Mp.width = M.width;
+    Mp.height = M.height;
+    return drv_cuGraphAddMemsetNode(Out, Gh, D, N, &Mp, M.ctx);
+  }
+  case CU_GRAPH_NODE_TYPE_HOST: {
+    CUDA_HOST_NODE_PARAMS Hp{};
+    Hp.fn = P->host.fn;
+    Hp.userData = P->host.userData;
+    return drv_cuGraphAddHostNode(Out, Gh, D, N, &Hp);
+  }
+  case CU_GRAPH_NODE_TYPE_EMPTY: return drv_cuGraphAddEmptyNode(Out, Gh, D, N);
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return drv_cuGraphAddEventRecordNode(Out, Gh, D, N, P->eventRecord.event);
+  case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return drv_cuGraphAddEventWaitNode(Out, Gh, D, N, P->eventWait.event);
+  default:
+    return unsupported(("cuGraphAddNode (node type " + std::to_string(int(P->type)) +
+                        "; the type-specific cuGraphAdd*Node entry points are supported)")
+                           .c_str());
+  }
 }
-DRV(cuGraphAddNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *, size_t, CUgraphNodeParams *P)) {
-  return addGenericNode(Out, G, P);
+DRV(cuGraphAddNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, size_t N, CUgraphNodeParams *P)) {
+  return addGenericNode(Out, G, D, nullptr, N, P);
 }
-DRV(cuGraphAddNode_v2, (CUgraphNode * Out, CUgraph G, const CUgraphNode *, const CUgraphEdgeData *, size_t,
+DRV(cuGraphAddNode_v2, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, const CUgraphEdgeData *E, size_t N,
                         CUgraphNodeParams *P)) {
-  return addGenericNode(Out, G, P);
+  return addGenericNode(Out, G, D, E, N, P);
 }
 DRV(cuGraphAddEmptyNode, (CUgraphNode * Out, CUgraph G, const CUgraphNode *D, size_t N)) {
   return addNode(Out, G, D, N, runtime::GraphNodeKind::Empty, [](runtime::GraphNode &) { return CUDA_SUCCESS; });

@@ -420,7 +420,6 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *Out, cudaGraph_t G, cons
   runtime::Graph *Gp = graphOf(G), *Cp = graphOf(Child);
   std::vector<runtime::GraphNode *> Deps;
   if (!Out || !Gp || !Cp || Gp == Cp || !depsOf(*Gp, D, N, Deps)) return invalid();
-  if (Cp->hasConditionalNodes()) return invalid(); // documented: a child graph holds no conditional nodes
   auto Node = Gp->addChild(*Cp, Deps);
   if (!Node) return fromError(Node.takeError(), "cudaGraphAddChildGraphNode");
   *Out = handle(*Node);

@@ -122,6 +122,8 @@ llvm::Expected<GraphNode *> Graph::add(GraphNodeKind K, llvm::ArrayRef<GraphNode
 }
 
 llvm::Expected<GraphNode *> Graph::addChild(const Graph &Child, llvm::ArrayRef<GraphNode *> Deps) {
+  if (Child.hasConditionalNodes()) // cudaGraphAddChildGraphNode's documented restriction
+    return makeError(Errc::InvalidValue, "a child graph may not hold conditional nodes");
   auto N = add(GraphNodeKind::ChildGraph, Deps);
   if (!N) return N.takeError();
   (*N)->child = Child.clone();

@@ -191,7 +191,8 @@ public:
   const std::vector<std::unique_ptr<GraphNode>> &nodes() const { return Nodes; }
   // A node of kind K depending on Deps (each a live node of this graph).
   llvm::Expected<GraphNode *> add(GraphNodeKind K, llvm::ArrayRef<GraphNode *> Deps);
-  // A child-graph node holding a copy of Child.
+  // A child-graph node holding a copy of Child (InvalidValue when Child
+  // holds conditional nodes, as CUDA documents).
   llvm::Expected<GraphNode *> addChild(const Graph &Child, llvm::ArrayRef<GraphNode *> Deps);
   // A conditional node of kind K with Size empty body graphs, using the
   // handle whose value is Handle (created for this graph or a graph this one
