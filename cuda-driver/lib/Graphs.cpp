@@ -223,6 +223,21 @@ CUresult beginCaptureToGraph(CUstream H, CUgraph Gh, const CUgraphNode *D, const
   if (!runtime::allDefaultEdges(Ed, N)) return unsupported("cuStreamBeginCaptureToGraph (edge data)");
   return beginCapture(H, Mode, PT, G, Deps);
 }
+CUresult updateCaptureDeps(CUstream H, CUgraphNode *D, const CUgraphEdgeData *Ed, size_t N, unsigned Flags,
+                           bool PT) {
+  if ((N && !D) || Flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES) return CUDA_ERROR_INVALID_VALUE;
+  if (!runtime::allDefaultEdges(Ed, N)) return unsupported("cuStreamUpdateCaptureDependencies (edge data)");
+  runtime::Stream *S;
+  if (CUresult Rr = resolveStream(H, PT, &S)) return Rr;
+  std::vector<runtime::GraphNode *> Nodes;
+  for (size_t I = 0; I < N; ++I) {
+    runtime::GraphNode *X = nodeOf(D[I]);
+    if (!X) return CUDA_ERROR_INVALID_VALUE;
+    Nodes.push_back(X);
+  }
+  return fail(runtime::updateCaptureDependencies(*S, Nodes, Flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES),
+              "cuStreamUpdateCaptureDependencies");
+}
 CUresult endCapture(CUstream H, CUgraph *G, bool PT) {
   if (!G) return CUDA_ERROR_INVALID_VALUE;
   runtime::Stream *S;
@@ -310,6 +325,20 @@ DRV(cuStreamBeginCapture, (CUstream H)) { return beginCapture(H, CU_STREAM_CAPTU
 DRV(cuStreamBeginCapture_ptsz, (CUstream H)) { return beginCapture(H, CU_STREAM_CAPTURE_MODE_GLOBAL, true); }
 DRV(cuStreamBeginCapture_v2, (CUstream H, CUstreamCaptureMode M)) { return beginCapture(H, M, false); }
 DRV(cuStreamBeginCapture_v2_ptsz, (CUstream H, CUstreamCaptureMode M)) { return beginCapture(H, M, true); }
+DRV(cuStreamUpdateCaptureDependencies, (CUstream H, CUgraphNode *D, size_t N, unsigned F)) {
+  return updateCaptureDeps(H, D, nullptr, N, F, false);
+}
+DRV(cuStreamUpdateCaptureDependencies_ptsz, (CUstream H, CUgraphNode *D, size_t N, unsigned F)) {
+  return updateCaptureDeps(H, D, nullptr, N, F, true);
+}
+DRV(cuStreamUpdateCaptureDependencies_v2, (CUstream H, CUgraphNode *D, const CUgraphEdgeData *E, size_t N,
+                                           unsigned F)) {
+  return updateCaptureDeps(H, D, E, N, F, false);
+}
+DRV(cuStreamUpdateCaptureDependencies_v2_ptsz, (CUstream H, CUgraphNode *D, const CUgraphEdgeData *E, size_t N,
+                                                unsigned F)) {
+  return updateCaptureDeps(H, D, E, N, F, true);
+}
 DRV(cuStreamBeginCaptureToGraph, (CUstream H, CUgraph G, const CUgraphNode *D, const CUgraphEdgeData *E, size_t N,
                                   CUstreamCaptureMode M)) {
   return beginCaptureToGraph(H, G, D, E, N, M, false);

@@ -243,6 +243,26 @@ cudaError_t captureInfo(cudaStream_t S, cudaStreamCaptureStatus *St, unsigned lo
   if (N) *N = I->deps->size();
   return cudaSuccess;
 }
+cudaError_t updateCaptureDeps(cudaStream_t S, cudaGraphNode_t *D, const cudaGraphEdgeData *Ed, size_t N,
+                              unsigned Flags, bool PT) {
+  if ((N && !D) || Flags > cudaStreamSetCaptureDependencies) return invalid();
+  if (!runtime::allDefaultEdges(Ed, N)) {
+    note("cudaStreamUpdateCaptureDependencies: edge data (programmatic dependencies) is not supported");
+    return recordError(cudaErrorNotSupported);
+  }
+  SHIM_CONTEXT(C);
+  cudaError_t Err = cudaSuccess;
+  runtime::Stream *St = stream(*C, S, PT, &Err);
+  if (!St) return recordError(Err);
+  std::vector<runtime::GraphNode *> Nodes;
+  for (size_t I = 0; I < N; ++I) {
+    runtime::GraphNode *X = nodeOf(D[I]);
+    if (!X) return invalid();
+    Nodes.push_back(X);
+  }
+  return fromError(runtime::updateCaptureDependencies(*St, Nodes, Flags == cudaStreamSetCaptureDependencies),
+                   "cudaStreamUpdateCaptureDependencies");
+}
 cudaError_t launchGraph(cudaGraphExec_t E, cudaStream_t S, bool PT) {
   runtime::GraphExec *X = execOf(E);
   if (!X) return recordError(cudaErrorInvalidValue);
@@ -274,6 +294,14 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t S, cudaGraph_t G, const c
 cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t S, cudaGraph_t G, const cudaGraphNode_t *D,
                                                const cudaGraphEdgeData *E, size_t N, cudaStreamCaptureMode M) {
   return beginCaptureToGraph(S, G, D, E, N, M, true);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t S, cudaGraphNode_t *D, const cudaGraphEdgeData *E,
+                                                size_t N, unsigned Flags) {
+  return updateCaptureDeps(S, D, E, N, Flags, false);
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t S, cudaGraphNode_t *D, const cudaGraphEdgeData *E,
+                                                     size_t N, unsigned Flags) {
+  return updateCaptureDeps(S, D, E, N, Flags, true);
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t S, cudaGraph_t *G) { return endCapture(S, G, false); }
 cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t S, cudaGraph_t *G) { return endCapture(S, G, true); }

@@ -139,6 +139,21 @@ llvm::Expected<CaptureInfo> captureInfo(Stream &S) {
   return R;
 }
 
+llvm::Error updateCaptureDependencies(Stream &S, llvm::ArrayRef<GraphNode *> Nodes, bool Set) {
+  Stream::Impl &I = S.impl();
+  Context::Impl &CI = ctxOf(S);
+  std::lock_guard<std::mutex> G(CI.CaptureMu);
+  if (!I.Cap) return makeError(Errc::IllegalState, "the stream is not capturing");
+  if (I.Cap->Invalidated) return invalidated();
+  for (GraphNode *N : Nodes)
+    if (!I.Cap->graph().owns(N))
+      return makeError(Errc::InvalidValue, "a capture dependency is not a node of the graph being captured");
+  if (Set) I.CapTail.clear();
+  for (GraphNode *N : Nodes)
+    if (std::find(I.CapTail.begin(), I.CapTail.end(), N) == I.CapTail.end()) I.CapTail.push_back(N);
+  return llvm::Error::success();
+}
+
 std::optional<llvm::Error> captureNode(Stream &S, GraphNodeKind K, const std::function<void(GraphNode &)> &Fill) {
   Stream::Impl &I = S.impl();
   Context::Impl &CI = ctxOf(S);

@@ -485,6 +485,73 @@ TEST_F(EmuFixture, GraphCyclesAndChangedTopologiesAreRefused) {
   ASSERT_FALSE(bool(graphs().destroy(H)));
 }
 
+// Conditional nodes without kernels: the condition words hold their defaults (assignDefault),
+// so the bodies chosen are known; SWITCH 2 of 3 memset bodies, IF with a false condition runs its
+// else body; the executable graph is destroyed before its work ran (the work keeps its copy).
+TEST_F(EmuFixture, ConditionalNodesPickTheirBodiesFromTheConditionWord) {
+  auto Buf = C->allocate(16, MemoryKind::Device);
+  ASSERT_TRUE(bool(Buf));
+  ASSERT_FALSE(bool(C->memsetSync(*Buf, 0, 16)));
+  Graph *G = graphs().create();
+  auto Sw = G->createConditionalHandle(*C, 2, true);
+  auto If = G->createConditionalHandle(*C, 0, true);
+  ASSERT_TRUE(Sw && If);
+  auto N = G->addConditional(*Sw, ConditionalKind::Switch, 3, {});
+  ASSERT_TRUE(bool(N)) << llvm::toString(N.takeError());
+  ASSERT_EQ((*N)->bodies.size(), 3u);
+  for (unsigned I = 0; I < 3; ++I) {
+    EXPECT_EQ((*N)->bodies[I]->parent(), *N);
+    EXPECT_EQ((*N)->bodyHandles[I], (*N)->bodies[I].get());
+    auto M = (*N)->bodies[I]->add(GraphNodeKind::Memset, {});
+    ASSERT_TRUE(bool(M));
+    (*M)->fill = FillNodeParams{*Buf + I, 0x10u + I, 1, 1, 1, 1};
+  }
+  auto Ie = G->addConditional(*If, ConditionalKind::If, 2, {*N});
+  ASSERT_TRUE(bool(Ie));
+  for (unsigned I = 0; I < 2; ++I) {
+    auto M = (*Ie)->bodies[I]->add(GraphNodeKind::Memset, {});
+    ASSERT_TRUE(bool(M));
+    (*M)->fill = FillNodeParams{*Buf + 4 + I, 0x20u + I, 1, 1, 1, 1};
+  }
+  auto X = graphs().instantiate(*G, 0);
+  ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
+  auto S = C->createStream(true);
+  ASSERT_TRUE(bool(S));
+  ASSERT_FALSE(bool((*X)->launch(**S)));
+  ASSERT_FALSE(bool(graphs().destroy(*X))); // in flight: the queued evaluation keeps the copy
+  ASSERT_FALSE(bool((*S)->synchronize()));
+  uint8_t H[16];
+  ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H), *Buf, 16)));
+  EXPECT_EQ(H[0], 0);
+  EXPECT_EQ(H[1], 0);
+  EXPECT_EQ(H[2], 0x12); // SWITCH value 2
+  EXPECT_EQ(H[4], 0);
+  EXPECT_EQ(H[5], 0x21); // IF false: the else body
+  // Invalid uses: a handle for two nodes, sizes, kinds, a handle of another graph; a host node in a
+  // body fails instantiation; a graph with conditional nodes cannot be a child graph.
+  EXPECT_EQ(errc(G->addConditional(*Sw, ConditionalKind::If, 1, {}).takeError()), Errc::InvalidValue);
+  auto Free = G->createConditionalHandle(*C, 0, false);
+  ASSERT_TRUE(bool(Free));
+  EXPECT_EQ(errc(G->addConditional(*Free, ConditionalKind::While, 2, {}).takeError()), Errc::InvalidValue);
+  EXPECT_EQ(errc(G->addConditional(*Free, ConditionalKind::If, 3, {}).takeError()), Errc::InvalidValue);
+  EXPECT_EQ(errc(G->addConditional(*Free, ConditionalKind::Switch, 0, {}).takeError()), Errc::InvalidValue);
+  EXPECT_EQ(errc(G->addConditional(*Free, ConditionalKind(9), 1, {}).takeError()), Errc::InvalidValue);
+  Graph *Other = graphs().create();
+  EXPECT_EQ(errc(Other->addConditional(*Free, ConditionalKind::If, 1, {}).takeError()), Errc::InvalidValue);
+  EXPECT_EQ(errc(Other->addChild(*G, {}).takeError()), Errc::InvalidValue);
+  auto W = G->addConditional(*Free, ConditionalKind::While, 1, {});
+  ASSERT_TRUE(bool(W));
+  ASSERT_TRUE(bool((*W)->bodies[0]->add(GraphNodeKind::Host, {})));
+  int Result = 0;
+  auto Bad = graphs().instantiate(*G, 0, &Result);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(errc(Bad.takeError()), Errc::InvalidValue);
+  EXPECT_EQ(Result, 3);
+  ASSERT_FALSE(bool(graphs().destroy(Other)));
+  ASSERT_FALSE(bool(graphs().destroy(G)));
+  ASSERT_FALSE(bool(C->free(*Buf)));
+}
+
 TEST_F(EmuFixture, ForbiddenCallsInvalidateTheCapture) {
   auto S = C->createStream(true);
   ASSERT_TRUE(bool(S));

@@ -310,6 +310,10 @@ llvm::Error beginCapture(Stream &S, CaptureMode M, Graph *Into = nullptr, llvm::
 // Invalidated or Unjoined (the capture then ends without a graph).
 llvm::Expected<Graph *> endCapture(Stream &S);
 llvm::Expected<CaptureInfo> captureInfo(Stream &S);
+// cudaStreamUpdateCaptureDependencies: the nodes S's next captured node
+// depends on become Nodes (Set) or gain them (nodes of the graph being
+// captured, e.g. a conditional node added with cudaGraphAddNode).
+llvm::Error updateCaptureDependencies(Stream &S, llvm::ArrayRef<GraphNode *> Nodes, bool Set);
 // cudaThreadExchangeStreamCaptureMode: the calling thread's interaction mode.
 CaptureMode exchangeThreadCaptureMode(CaptureMode M);
 
