@@ -198,8 +198,10 @@ std::unique_ptr<Graph> Graph::clone(std::map<const GraphNode *, GraphNode *> *Ma
     if (N->child) Copy->child = N->child->clone();
     Copy->cond = N->cond;
     Copy->condKind = N->condKind;
-    for (auto &B : N->bodies) {
-      Copy->bodies.push_back(B->clone());
+    for (auto &B : N->bodies) { // body nodes are mapped too: exec-side updates reach them
+      std::map<const GraphNode *, GraphNode *> Sub;
+      Copy->bodies.push_back(B->clone(&Sub));
+      M.insert(Sub.begin(), Sub.end());
       Copy->bodies.back()->Parent = Copy.get();
       Copy->bodyHandles.push_back(Copy->bodies.back().get());
     }

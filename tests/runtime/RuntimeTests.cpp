@@ -515,6 +515,10 @@ TEST_F(EmuFixture, ConditionalNodesPickTheirBodiesFromTheConditionWord) {
   }
   auto X = graphs().instantiate(*G, 0);
   ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
+  // Exec-side updates reach body nodes: body 2's memset now writes 0x13.
+  GraphNode *Body2 = (*X)->nodeFor((*N)->bodies[2]->nodes()[0].get());
+  ASSERT_NE(Body2, nullptr);
+  Body2->fill.value = 0x13;
   auto S = C->createStream(true);
   ASSERT_TRUE(bool(S));
   ASSERT_FALSE(bool((*X)->launch(**S)));
@@ -524,7 +528,7 @@ TEST_F(EmuFixture, ConditionalNodesPickTheirBodiesFromTheConditionWord) {
   ASSERT_FALSE(bool(C->copySync(reinterpret_cast<uint64_t>(H), *Buf, 16)));
   EXPECT_EQ(H[0], 0);
   EXPECT_EQ(H[1], 0);
-  EXPECT_EQ(H[2], 0x12); // SWITCH value 2
+  EXPECT_EQ(H[2], 0x13); // SWITCH value 2 (the exec-side value)
   EXPECT_EQ(H[4], 0);
   EXPECT_EQ(H[5], 0x21); // IF false: the else body
   // Invalid uses: a handle for two nodes, sizes, kinds, a handle of another graph; a host node in a

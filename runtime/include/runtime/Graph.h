@@ -213,7 +213,8 @@ public:
   std::vector<GraphNode *> roots() const;
   std::vector<std::pair<GraphNode *, GraphNode *>> edges() const;
   bool owns(const GraphNode *N) const;
-  // A copy; Map, when given, receives original -> copy for every node.
+  // A copy; Map, when given, receives original -> copy for every node (and
+  // for the nodes of conditional bodies; child graphs' nodes are not mapped).
   std::unique_ptr<Graph> clone(std::map<const GraphNode *, GraphNode *> *Map = nullptr) const;
   // Whether it (or a child graph) holds allocation / free nodes.
   bool hasMemoryNodes() const;
