@@ -324,6 +324,7 @@ llvm::Expected<GraphExec *> GraphRegistry::instantiate(const Graph &G, uint64_t 
     }
     return makeError(Errc::InvalidValue, "the graph has a cycle");
   }
+  if (llvm::Error Unused = E->Copy->checkConditionalHandlesUsed()) return Unused;
   // Conditional bodies hold kernel, copy, memset, empty, child-graph and conditional nodes only
   // (cudaConditionalNodeParams); the first other node decides.
   if (const GraphNode *Bad = firstNodeNotAllowedInBodies(E->Order)) {

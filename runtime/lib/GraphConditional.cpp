@@ -106,6 +106,35 @@ bool Graph::hasConditionalNodes() const {
 }
 
 namespace {
+void handlesOf(const Graph &G, std::set<const ConditionalHandle *> &Used) {
+  for (auto &N : G.nodes()) {
+    if (N->cond) Used.insert(N->cond.get());
+    if (N->child) handlesOf(*N->child, Used);
+    for (auto &B : N->bodies) handlesOf(*B, Used);
+  }
+}
+} // namespace
+
+llvm::Error Graph::checkConditionalHandlesUsed() const {
+  std::set<const ConditionalHandle *> Used;
+  handlesOf(*this, Used);
+  std::vector<const Graph *> Work{this};
+  while (!Work.empty()) {
+    const Graph *G = Work.back();
+    Work.pop_back();
+    for (auto &H : G->Handles)
+      if (!Used.count(H.get()))
+        return makeError(Errc::InvalidValue, "the conditional handle 0x" + llvm::utohexstr(H->value()) +
+                                                 " is used by no conditional node of the graph");
+    for (auto &N : G->Nodes) {
+      if (N->child) Work.push_back(N->child.get());
+      for (auto &B : N->bodies) Work.push_back(B.get());
+    }
+  }
+  return llvm::Error::success();
+}
+
+namespace {
 void collectNodes(llvm::ArrayRef<GraphNode *> Order, std::vector<const GraphNode *> &Out) {
   for (const GraphNode *N : Order) {
     Out.push_back(N);

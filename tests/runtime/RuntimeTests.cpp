@@ -543,6 +543,9 @@ TEST_F(EmuFixture, ConditionalNodesPickTheirBodiesFromTheConditionWord) {
   Graph *Other = graphs().create();
   EXPECT_EQ(errc(Other->addConditional(*Free, ConditionalKind::If, 1, {}).takeError()), Errc::InvalidValue);
   EXPECT_EQ(errc(Other->addChild(*G, {}).takeError()), Errc::InvalidValue);
+  auto Unused = graphs().instantiate(*G, 0); // Free is used by no node yet (the H200: InvalidValue)
+  ASSERT_FALSE(bool(Unused));
+  EXPECT_EQ(errc(Unused.takeError()), Errc::InvalidValue);
   auto W = G->addConditional(*Free, ConditionalKind::While, 1, {});
   ASSERT_TRUE(bool(W));
   ASSERT_TRUE(bool((*W)->bodies[0]->add(GraphNodeKind::Host, {})));

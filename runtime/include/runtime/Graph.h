@@ -207,6 +207,10 @@ public:
   GraphNode *parent() const { return Parent; }
   // Whether it (or a child / body graph) holds conditional nodes.
   bool hasConditionalNodes() const;
+  // InvalidValue when a conditional handle created for it (or a child / body
+  // graph) is used by no conditional node of it: what the H200 answers at
+  // instantiation.
+  llvm::Error checkConditionalHandlesUsed() const;
   llvm::Error addEdge(GraphNode *From, GraphNode *To);
   llvm::Error removeEdge(GraphNode *From, GraphNode *To);
   llvm::Error destroyNode(GraphNode *N);
