@@ -310,6 +310,39 @@ TEST(IsaUnit, arenaReusesMemory) {
   EXPECT_EQ(*After, *Probe) << "launches left memory allocated";
 }
 
+// unloadProgram gives the code object's image back: loading the same code
+// object again lands at the same address (the arena's top came back down),
+// the reloaded program runs, and a second unload of the old handle fails.
+TEST(IsaUnit, unloadProgramFreesTheImage) {
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx1100-ops.hsaco", L);
+  ASSERT_TRUE(L.Prog);
+  auto Buf = llvm::MemoryBuffer::getFile(ISA_ASM_DIR "/gfx1100-ops.hsaco");
+  ASSERT_TRUE(bool(Buf));
+  llvm::ArrayRef<char> Bytes((*Buf)->getBufferStart(), (*Buf)->getBufferSize());
+  auto Kd = L.Prog->symbolAddress("k_minmax.kd");
+  ASSERT_TRUE(bool(Kd)) << llvm::toString(Kd.takeError());
+  uint64_t FirstKd = *Kd;
+  isaemu::Program *Old = L.Prog;
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_FALSE(bool(L.Dev->unloadProgram(L.Prog)));
+    auto P = L.Dev->loadCodeObject(Bytes);
+    ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+    L.Prog = *P;
+    auto K = L.Prog->symbolAddress("k_minmax.kd");
+    ASSERT_TRUE(bool(K));
+    ASSERT_EQ(*K, FirstKd) << "reload " << i << ": the unloaded image was not freed";
+  }
+  auto E = L.launch("k_minmax", 64);
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  llvm::Error Stale = L.Dev->unloadProgram(Old == L.Prog ? nullptr : Old);
+  EXPECT_TRUE(bool(Stale)) << "unloading a program twice must fail";
+  llvm::consumeError(std::move(Stale));
+  llvm::Error Null = L.Dev->unloadProgram(nullptr);
+  EXPECT_TRUE(bool(Null));
+  llvm::consumeError(std::move(Null));
+}
+
 TEST(IsaUnit, gfx1100Ops) {
   runCases(ISA_ASM_DIR "/gfx1100-ops.hsaco", {
     {"k_f16", 64, {{0, [](unsigned l) { return h(3 * l); }},
