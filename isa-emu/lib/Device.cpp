@@ -3,7 +3,8 @@
 // Device memory is one virtual reservation (GlobalBase + offset), handed out
 // by ArenaAllocator (Arena.h): free() returns a range for reuse, zeroed (a
 // range handed out again reads as fresh memory), and a launch frees its
-// kernarg segment, dispatch packet, queue and scratch when it ends. A launch
+// kernarg segment, dispatch packet, queue and scratch when it ends;
+// unloadProgram() gives back a loaded code object's image. A launch
 // lays out what the HIP runtime would: the kernarg segment (explicit
 // arguments at their metadata offsets, hidden arguments filled by
 // .value_kind), a 64-byte AQL kernel-dispatch packet, a queue object and the
@@ -239,9 +240,30 @@ Expected<Program *> Device::loadCodeObject(ArrayRef<char> Elf, std::set<std::str
   Mem.missing = Missing;
   auto Img = detail::loadProgram(Elf, Mem);
   if (!Img) return Img.takeError();
+  (*Img)->ownsImage = true;
+  std::lock_guard<std::mutex> L(P->allocMu);
   P->programs.push_back(std::move(*Img));
   P->handles.push_back(std::unique_ptr<Program>(new Program(P->programs.back().get())));
   return P->handles.back().get();
+}
+
+Error Device::unloadProgram(Program *Prog) {
+  std::unique_ptr<detail::ProgramImage> Img;
+  std::unique_ptr<Program> Handle;
+  {
+    std::lock_guard<std::mutex> L(P->allocMu);
+    size_t i = 0;
+    while (i < P->handles.size() && P->handles[i].get() != Prog) ++i;
+    if (!Prog || i == P->handles.size()) return createStringError("isa-emu: unloadProgram of a program this device does not hold");
+    Img = std::move(P->programs[i]);
+    Handle = std::move(P->handles[i]);
+    P->programs.erase(P->programs.begin() + long(i));
+    P->handles.erase(P->handles.begin() + long(i));
+  }
+  if (Img->ownsImage && !P->release(Img->base)) // release() takes allocMu itself
+    return createStringError("isa-emu: the image of an unloaded program at 0x" + utohexstr(Img->base) +
+                             " was not an allocation");
+  return Error::success();
 }
 
 Expected<Program *> Device::adoptResidentCodeObject(uint64_t LoadBase, StringRef Target) {

@@ -35,6 +35,7 @@ struct ProgramImage {
   /// no private segment wave offset SGPR / flat scratch init is passed.
   bool architectedFlatScratch = false;
   uint64_t base = 0, imageSize = 0; ///< device address of the loaded image
+  bool ownsImage = false;           ///< the device allocated [base, +imageSize) (loadCodeObject)
   std::vector<Inst> code;           ///< decoded instructions, in address order
   std::vector<Inst> helpers;        ///< DPP base instructions, VOPD halves
   std::vector<std::string> text;    ///< disassembly of code[i]

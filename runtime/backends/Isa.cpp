@@ -21,7 +21,8 @@
 // cooperative launches of one module take turns (the envreg holds one
 // workspace). Launches of different streams run at the same time
 // (isa-emu's launch is thread-safe); a module's printf FIFO is reset when
-// its first in-flight launch starts and decoded when its last one ends.
+// its first in-flight launch starts and decoded when its last one ends. An
+// unloaded module frees its buffers and its code object's image.
 // isa-emu returns typed errors; core/ErrorTable maps them, and a trap after
 // a failed assertion's printf record is an Assert.
 //
@@ -50,9 +51,21 @@ namespace {
 
 class IsaModule final : public BackendModule {
 public:
-  IsaModule(isaemu::Program *P, std::map<std::string, std::string> Policies,
+  IsaModule(isaemu::Device &Dev, std::mutex &DevMu, isaemu::Program *P, std::map<std::string, std::string> Policies,
             std::map<std::string, uint64_t> GlobalSizes, std::shared_ptr<void> Keep)
-      : P(P), Policies(std::move(Policies)), GlobalSizes(std::move(GlobalSizes)), Keep(std::move(Keep)) {}
+      : P(P), Dev(Dev), DevMu(DevMu), Policies(std::move(Policies)), GlobalSizes(std::move(GlobalSizes)),
+        Keep(std::move(Keep)) {}
+  // An unloaded module (cuModuleUnload, a context's end) gives back its
+  // printf FIFO, heap and heap header and its code object's image. The
+  // device outlives every module (runtime::Device destroys its contexts,
+  // and so their modules, before its BackendDevice).
+  ~IsaModule() override {
+    std::lock_guard<std::mutex> G(DevMu);
+    for (uint64_t A : {printfBuf, heapBuf, heapHdr})
+      if (A)
+        if (llvm::Error E = Dev.free(A)) logger("isa")->warn("unloading a module: {}", llvm::toString(std::move(E)));
+    if (llvm::Error E = Dev.unloadProgram(P)) logger("isa")->warn("unloading a module: {}", llvm::toString(std::move(E)));
+  }
   std::vector<std::string> kernelNames() const override { return P->kernelNames(); }
   llvm::Expected<KernelProperties> kernel(llvm::StringRef Name) override {
     auto I = P->kernel(Name);
@@ -93,7 +106,7 @@ public:
   isaemu::Program *P;
   // Launcher-filled globals (0: the module has none) and their backing.
   uint64_t envreg = 0, printfGlobal = 0, heapGlobal = 0;
-  uint64_t printfBuf = 0, heapHdr = 0;
+  uint64_t printfBuf = 0, heapBuf = 0, heapHdr = 0;
   // Launches of this module now running (they share its printf FIFO).
   std::mutex launchMu;
   unsigned inFlight = 0;
@@ -101,6 +114,8 @@ public:
   std::mutex cooperativeMu;
 
 private:
+  isaemu::Device &Dev;
+  std::mutex &DevMu; // the device's loader lock (IsaDevice::Mu)
   std::map<std::string, std::string> Policies;
   std::map<std::string, uint64_t> GlobalSizes;
   std::shared_ptr<void> Keep;
@@ -163,6 +178,8 @@ public:
       if (!L) return toRuntimeError(L.takeError(), Errc::InvalidKernelImage, "isa-emu rejected the code object: ");
       P = *L;
     }
+    // From here on M owns the program (and what is allocated for it below).
+    auto M = std::make_unique<IsaModule>(*D, Mu, P, std::move(Pol), std::move(GSizes), std::move(Image.keepAlive));
     for (const std::string &K : P->kernelNames()) {
       auto KI = P->kernel(K);
       if (!KI) return toRuntimeError(KI.takeError(), Errc::InvalidKernelImage);
@@ -170,7 +187,6 @@ public:
         return makeError(Errc::InvalidKernelImage, "isa: kernel " + K + " is for " + (*KI)->target + ", the device is " +
                                                        Props.arch);
     }
-    auto M = std::make_unique<IsaModule>(P, std::move(Pol), std::move(GSizes), std::move(Image.keepAlive));
     auto Sym = [&](const char *N) -> uint64_t {
       auto A = P->symbolAddress(N);
       if (A) return *A;
@@ -190,6 +206,7 @@ public:
     if (M->heapGlobal) {
       auto H = D->malloc(heapBytes());
       if (!H) return toRuntimeError(H.takeError(), Errc::MemoryAllocation);
+      M->heapBuf = *H;
       auto Hd = D->malloc(24);
       if (!Hd) return toRuntimeError(Hd.takeError(), Errc::MemoryAllocation);
       uint64_t Hdr[3] = {*H, heapBytes(), 0}; // { base, size, bump offset }

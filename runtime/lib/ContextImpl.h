@@ -29,7 +29,7 @@ struct Context::Impl {
   std::vector<std::unique_ptr<Module>> Modules;
   // Unloaded by reset() but kept alive: stale handles (the driver's CUmodule /
   // CUfunction) then fail with InvalidResourceHandle instead of dangling. The
-  // backend images stay loaded too (neither emulator can unload code).
+  // backend images stay loaded too, until the context ends.
   std::vector<std::unique_ptr<Module>> Retired;
   std::atomic<uint64_t> Generation{0};
   std::atomic<Errc> Sticky{Errc::Success};

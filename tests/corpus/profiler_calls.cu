@@ -55,6 +55,12 @@ int main() {
 
   cudaStream_t s;
   CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  // A non-blocking stream is ordered after nothing of stream 0: without this event the graph's
+  // replays could overlap the direct launches above (both update dy in place).
+  cudaEvent_t direct;
+  CHECK(cudaEventCreateWithFlags(&direct, cudaEventDisableTiming));
+  CHECK(cudaEventRecord(direct, 0));
+  CHECK(cudaStreamWaitEvent(s, direct, 0));
   cudaGraph_t g;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
   axpb<<<(n + 127) / 128, 128, 0, s>>>(dy, dx, 5, 7, n);
@@ -96,6 +102,7 @@ int main() {
   CHECK(cudaGraphExecDestroy(ge));
   CHECK(cudaGraphDestroy(g));
   CHECK(cudaStreamDestroy(s));
+  CHECK(cudaEventDestroy(direct));
   show("cudaProfilerStart(2nd)", cudaProfilerStart());
   axpb<<<(n + 255) / 256, 256>>>(dy, dx, 0, 1, n);
   show("cudaProfilerStop(2nd)", cudaProfilerStop());

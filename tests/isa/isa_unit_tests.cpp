@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <functional>
 
@@ -89,6 +90,13 @@ uint32_t sat16(int x) { return uint16_t(std::clamp(x, -32768, 32767)); }
 uint32_t d16Low(unsigned l) { return 0xdead0000u | ((0x80 + l) << 8) | l; }       // u16 of bits 31:16
 uint32_t d16High(unsigned l) { return ((0x1100 + l) << 16) | 0x5678; }            // u16 of bits 15:0
 uint32_t d16I8(unsigned l) { return 0x77770000u | (0xff00u | (0x80 + l)); }       // sext16 of byte 3
+
+// The clamp bit of a float result (RDNA3 / CDNA2 / CDNA3 ISA guides: clamp to [0.0, 1.0]):
+// +0 for NaN (DX10 clamp) and for -0. x_l = (l - 8) / 4, the k_clamp kernels' input.
+double clampX(unsigned l) { return (double(l) - 8.0) / 4.0; }
+double cl01(double d) { return !(d > 0.0) ? 0.0 : std::min(d, 1.0); }
+uint32_t hi64(double d) { return uint32_t(std::bit_cast<uint64_t>(d) >> 32); }
+uint32_t pk(uint32_t lo, uint32_t hi) { return (lo & 0xffff) | hi << 16; }
 
 } // namespace
 
@@ -308,6 +316,86 @@ TEST(IsaUnit, arenaReusesMemory) {
   auto After = L.Dev->malloc(64);
   ASSERT_TRUE(bool(After));
   EXPECT_EQ(*After, *Probe) << "launches left memory allocated";
+}
+
+// unloadProgram gives the code object's image back: loading the same code
+// object again lands at the same address (the arena's top came back down),
+// the reloaded program runs, and a second unload of the old handle fails.
+TEST(IsaUnit, unloadProgramFreesTheImage) {
+  Loaded L;
+  load(ISA_ASM_DIR "/gfx1100-ops.hsaco", L);
+  ASSERT_TRUE(L.Prog);
+  auto Buf = llvm::MemoryBuffer::getFile(ISA_ASM_DIR "/gfx1100-ops.hsaco");
+  ASSERT_TRUE(bool(Buf));
+  llvm::ArrayRef<char> Bytes((*Buf)->getBufferStart(), (*Buf)->getBufferSize());
+  auto Kd = L.Prog->symbolAddress("k_minmax.kd");
+  ASSERT_TRUE(bool(Kd)) << llvm::toString(Kd.takeError());
+  uint64_t FirstKd = *Kd;
+  isaemu::Program *Old = L.Prog;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_FALSE(bool(L.Dev->unloadProgram(L.Prog)));
+    auto P = L.Dev->loadCodeObject(Bytes);
+    ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+    L.Prog = *P;
+    auto K = L.Prog->symbolAddress("k_minmax.kd");
+    ASSERT_TRUE(bool(K));
+    ASSERT_EQ(*K, FirstKd) << "reload " << i << ": the unloaded image was not freed";
+  }
+  auto E = L.launch("k_minmax", 64);
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  llvm::Error Stale = L.Dev->unloadProgram(Old == L.Prog ? nullptr : Old);
+  EXPECT_TRUE(bool(Stale)) << "unloading a program twice must fail";
+  llvm::consumeError(std::move(Stale));
+  llvm::Error Null = L.Dev->unloadProgram(nullptr);
+  EXPECT_TRUE(bool(Null));
+  llvm::consumeError(std::move(Null));
+}
+
+// k_clamp (asm/gfx1100-ops.s): true16 VOP3 f16 ops with clamp (v_trunc_f16_e64 ... clamp is
+// what LLVM folds cvt.rzi.sat.f16.f16 into), f32 / f64 / packed clamps, f16 omod, v_pk_add_u16 clamp.
+TEST(IsaUnit, clampBitGfx1100) {
+  auto X = clampX;
+  runCases(ISA_ASM_DIR "/gfx1100-ops.hsaco", {
+    {"k_clamp", 64, {{0, [&](unsigned l) { return h(cl01(std::trunc(X(l)))); }},
+                     {1, [&](unsigned l) { return h(cl01(X(l) + 0.5)); }},
+                     {2, [&](unsigned l) { return h(cl01(X(l) * X(l) - 0.5)); }},
+                     {3, [&](unsigned l) { return h(cl01(X(l))); }},
+                     {4, [&](unsigned l) { return pk(h(cl01(-X(l))), h(cl01(X(l)))); }},
+                     {5, [&](unsigned l) { return fb(float(cl01(X(l)))); }},
+                     {6, [&](unsigned l) { return hi64(cl01(X(l))); }},
+                     {7, [&](unsigned l) { return h(cl01(-X(l))); }},
+                     {8, [&](unsigned l) { return h(-X(l)); }}, // 0x8000 at l = 8: the -0 the clamp turns into +0
+                     {9, k(0)},
+                     {10, [&](unsigned l) { return h(2 * X(l)); }},
+                     {11, [](unsigned l) { return fb(float(cl01(l))); }},
+                     {12, [&](unsigned l) { return pk(h(cl01(-X(l))), h(cl01(X(l)))); }},
+                     {13, [](unsigned l) { return pk(std::min(0xfff0u + l, 0xffffu), std::min(0xfff0u + l, 0xffffu)); }},
+                     {14, [&](unsigned l) { return h(cl01(X(l))); }}}},
+  });
+}
+
+// k_clamp (asm/gfx90a-ops.s): the same on gfx90a (gfx9 f16 results zero the high half), with
+// v_pk_add_f32 / v_pk_fma_f32 clamp in slots 14 / 15.
+TEST(IsaUnit, clampBitGfx90a) {
+  auto X = clampX;
+  runCases(ISA_ASM_DIR "/gfx90a-ops.hsaco", {
+    {"k_clamp", 64, {{0, [&](unsigned l) { return h(cl01(std::trunc(X(l)))); }},
+                     {1, [&](unsigned l) { return h(cl01(X(l) + 0.5)); }},
+                     {2, [&](unsigned l) { return h(cl01(X(l) * X(l) - 0.5)); }},
+                     {3, [&](unsigned l) { return h(cl01(X(l))); }},
+                     {4, [&](unsigned l) { return pk(h(cl01(-X(l))), h(cl01(X(l)))); }},
+                     {5, [&](unsigned l) { return fb(float(cl01(X(l)))); }},
+                     {6, [&](unsigned l) { return hi64(cl01(X(l))); }},
+                     {7, [&](unsigned l) { return h(cl01(-X(l))); }},
+                     {8, [&](unsigned l) { return h(-X(l)); }},
+                     {9, k(0)},
+                     {10, [&](unsigned l) { return h(2 * X(l)); }},
+                     {11, [](unsigned l) { return fb(float(cl01(l))); }},
+                     {12, [&](unsigned l) { return pk(h(cl01(-X(l))), h(cl01(X(l)))); }},
+                     {13, [](unsigned l) { return pk(std::min(0xfff0u + l, 0xffffu), std::min(0xfff0u + l, 0xffffu)); }},
+                     {14, [&](unsigned l) { return fb(float(cl01(X(l)))); }},
+                     {15, [&](unsigned l) { return fb(float(cl01(-X(l)))); }}}},
+  });
 }
 
 TEST(IsaUnit, gfx1100Ops) {

@@ -7,7 +7,7 @@
 // threads). The printf FIFO records are built by hand in the layout the
 // device library writes (amdgpu-lower/devlib/runtime.c), independently of
 // any executor. Typed faults are checked end to end on emu and isa with
-// hand-written PTX.
+// hand-written PTX, and so is isa's freeing of an unloaded module's buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "ErrorTable.h"
@@ -200,6 +200,106 @@ INSTANTIATE_TEST_SUITE_P(EmuAndIsa, TypedFaults,
                                            FaultCase{"isa", "oob", Errc::IllegalAddress},
                                            FaultCase{"isa", "trapper", Errc::LaunchFailure}),
                          [](const auto &I) { return std::string(I.param.device) + "_" + I.param.kernel; });
+
+namespace {
+// hello(u64 *out, u32 v): printf("unload %d\n", v); out[0] = (u64)malloc(16) -- a module with
+// both launcher-filled buffers (printf FIFO and device heap).
+const char *PrintfHeapPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);
+.global .align 1 .b8 $str[11] = {117, 110, 108, 111, 97, 100, 32, 37, 100, 10, 0};
+.visible .entry hello(.param .u64 out, .param .u32 v)
+{
+  .local .align 8 .b8 __local_depot0[8];
+  .reg .b64 %SP;
+  .reg .b64 %SPL;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<9>;
+  mov.u64 %SPL, __local_depot0;
+  cvta.local.u64 %SP, %SPL;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [v];
+  add.u64 %rd2, %SP, 0;
+  add.u64 %rd3, %SPL, 0;
+  st.local.u32 [%rd3], %r1;
+  mov.u64 %rd4, $str;
+  cvta.global.u64 %rd5, %rd4;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd5;
+  .param .b64 param1;
+  st.param.b64 [param1], %rd2;
+  .param .b32 retval0;
+  call.uni (retval0), vprintf, (param0, param1);
+  ld.param.b32 %r2, [retval0];
+  }
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], 16;
+  .param .b64 retval0;
+  call.uni (retval0), malloc, (param0);
+  ld.param.b64 %rd6, [retval0];
+  }
+  cvta.to.global.u64 %rd7, %rd1;
+  st.global.u64 [%rd7], %rd6;
+  ret;
+}
+)";
+} // namespace
+
+// isa: an unloaded module gives back its printf FIFO, device heap, heap
+// header and code object image (runtime/backends/Isa.cpp, isa-emu's
+// unloadProgram): after load / launch / unload cycles the next allocation
+// lands where it did before them (isa-emu's arena reuses freed ranges best
+// fit and lowers its top when the top range is freed; each leaked module
+// held ~9 MiB above it). Every reloaded module still prints and allocates.
+TEST(IsaModules, UnloadFreesTheirBuffersAndImage) {
+  PlatformOptions O;
+  O.device = "isa";
+  O.arch = "gfx1100";
+  auto P = Platform::create(O);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  auto D = (*P)->device(0);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  Context &C = (*D)->primaryContext();
+  auto Out = C.allocate(8, MemoryKind::Device);
+  ASSERT_TRUE(bool(Out));
+  ModuleSource S;
+  S.ptx = PrintfHeapPtx;
+  auto Cycle = [&](uint32_t V) {
+    auto M = C.loadModule(S);
+    ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+    auto K = (*M)->function("hello");
+    ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+    ASSERT_FALSE(bool(C.memsetSync(*Out, 0, 8)));
+    uint64_t OutP = *Out;
+    void *Args[] = {&OutP, &V};
+    LaunchConfig One;
+    testing::internal::CaptureStdout();
+    ASSERT_FALSE(bool(C.legacyStream().launch(**K, One, Args)));
+    llvm::Error E = C.synchronize();
+    std::string Printed = testing::internal::GetCapturedStdout();
+    ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+    EXPECT_EQ(Printed, "unload " + std::to_string(V) + "\n");
+    uint64_t Heap = 0;
+    ASSERT_FALSE(bool(C.copySync(reinterpret_cast<uint64_t>(&Heap), *Out, 8)));
+    EXPECT_NE(Heap, 0u) << "device malloc failed";
+    ASSERT_FALSE(bool(C.unloadModule(*M)));
+  };
+  Cycle(0); // the device and whatever a first launch sets up once
+  auto Probe = C.allocate(1 << 20, MemoryKind::Device);
+  ASSERT_TRUE(bool(Probe));
+  ASSERT_FALSE(bool(C.free(*Probe)));
+  for (uint32_t I = 1; I <= 4; ++I) Cycle(I);
+  auto After = C.allocate(1 << 20, MemoryKind::Device);
+  ASSERT_TRUE(bool(After));
+  EXPECT_EQ(*After, *Probe) << "unloaded modules left device memory allocated";
+  ASSERT_FALSE(bool(C.free(*After)));
+  ASSERT_FALSE(bool(C.reset()));
+}
 
 // A module that cannot be translated fails with CUDA's code for it
 // (InvalidKernelImage) and carries the pipeline's typed diagnostics: a

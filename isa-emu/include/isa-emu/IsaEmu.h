@@ -151,6 +151,13 @@ public:
   /// instructions fault if executed) instead of failing the load; for tools.
   llvm::Expected<Program *> loadCodeObject(llvm::ArrayRef<char> Elf, std::set<std::string> *Missing);
 
+  /// Unloads a program of loadCodeObject() or the adopt calls: its decoded
+  /// image is dropped and \p Prog dangles; the memory loadCodeObject() placed
+  /// the code object in goes back to the allocator (adopted code stays where
+  /// the caller's loader put it). No launch of \p Prog may be running. An
+  /// error if \p Prog is not a live program of this device.
+  llvm::Error unloadProgram(Program *Prog);
+
   /// Process-memory mode: adopt the code object a runtime's loader already
   /// placed at \p LoadBase (PT_LOAD segments copied with the ELF header at
   /// the base, relocations applied), as ROCr's loader does. Functions come

@@ -7,12 +7,14 @@
 // of MODE's four round modes; fmaToOdd() returns a*b+c rounded to odd in
 // double (53 bits), which a later rounding to any format of at most 51 bits
 // (binary16 or binary32) turns into the correctly rounded fused result.
+// hmods() applies a VOP3 encoding's output modifiers to a binary16 result;
 // writeHalf() stores a 16-bit result the way each generation does.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "../Image.h"
+#include "OpUtil.h"
 
 #include <bit>
 #include <cmath>
@@ -63,6 +65,21 @@ inline double fmaToOdd(double A, double B, double C) {
   if (Err != 0.0 && (std::bit_cast<uint64_t>(S) & 1) == 0)
     S = std::nextafter(S, Err > 0 ? INFINITY : -INFINITY);
   return S;
+}
+
+/// The output modifiers of a VOP3 binary16 result H (bits): omod (c[1]:
+/// *2, *4, /2) when the encoding has one (\p Omod), then the clamp bit
+/// (c[0], clamp01: [+0, 1], NaN -> +0), rounded again under \p Rm (exact
+/// but for omod's overflow / denormal halving). H itself without them.
+inline uint32_t hmods(const Inst &I, uint32_t H, bool Omod, unsigned Rm) {
+  bool Clamp = clampBitOf(I);
+  int64_t Om = Omod && I.nc >= 2 ? I.c[1] : 0;
+  if (!Clamp && !Om) return H;
+  double X = halfValue(H);
+  if (std::isnan(X)) return Clamp ? 0u : H;
+  if (Om) X = Om == 1 ? X * 2.0 : Om == 2 ? X * 4.0 : X * 0.5;
+  if (Clamp) X = clamp01(X);
+  return roundHalf(X, Rm);
 }
 
 /// Writes a 16-bit VALU result: gfx11 (true16) replaces the selected half of

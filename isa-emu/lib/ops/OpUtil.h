@@ -63,17 +63,24 @@ inline double fsrc64(const Wave &w, const Opnd &o, unsigned l) {
   return f64(b);
 }
 
+/// The clamp bit of a float result (VOP3, VOP3P, SDWA; f16, f32 and f64
+/// alike): the value clamped to [+0, 1.0]. A NaN gives +0 (DX10 clamp, which
+/// the compute kernels' descriptors enable) and so does -0 (the lower bound
+/// is +0, which IEEE min/max order above -0).
+inline double clamp01(double r) { return !(r > 0.0) ? 0.0 : std::min(r, 1.0); }
+inline bool clampBitOf(const Inst &I) { return I.nc >= 1 && I.c[0]; }
+
 /// Output modifiers of a VOP3 result (c[0] = clamp, c[1] = omod) and
 /// output denormal flushing.
 inline uint32_t fres32(const Wave &w, const Inst &I, float r) {
   if (I.nc >= 2 && I.c[1]) r = I.c[1] == 1 ? r * 2.0f : I.c[1] == 2 ? r * 4.0f : r * 0.5f;
-  if (I.nc >= 1 && I.c[0]) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
+  if (clampBitOf(I)) r = float(clamp01(r));
   uint32_t b = b32(r);
   return flushOut32(w) ? ftz32(b) : b;
 }
 inline uint64_t fres64(const Wave &w, const Inst &I, double r) {
   if (I.nc >= 2 && I.c[1]) r = I.c[1] == 1 ? r * 2.0 : I.c[1] == 2 ? r * 4.0 : r * 0.5;
-  if (I.nc >= 1 && I.c[0]) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  if (clampBitOf(I)) r = clamp01(r);
   uint64_t b = b64(r);
   return flushOut64(w) ? ftz64(b) : b;
 }

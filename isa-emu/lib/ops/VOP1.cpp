@@ -34,10 +34,10 @@ void v_readfirstlane_b32(Wave &w, const Inst &I) {
   unsigned l = e ? unsigned(__builtin_ctzll(e)) : 0;
   swrite32(w, I.d[0], vread32(w, I.s[0], l));
 }
-void v_cvt_f32_ubyte0(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, b32(float(vread32(w, I.s[0], l) & 0xff))); }); }
-void v_cvt_f32_ubyte1(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, b32(float((vread32(w, I.s[0], l) >> 8) & 0xff))); }); }
-void v_cvt_f32_ubyte2(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, b32(float((vread32(w, I.s[0], l) >> 16) & 0xff))); }); }
-void v_cvt_f32_ubyte3(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, b32(float(vread32(w, I.s[0], l) >> 24))); }); }
+void v_cvt_f32_ubyte0(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, fres32(w, I, float(vread32(w, I.s[0], l) & 0xff))); }); }
+void v_cvt_f32_ubyte1(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, fres32(w, I, float((vread32(w, I.s[0], l) >> 8) & 0xff))); }); }
+void v_cvt_f32_ubyte2(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, fres32(w, I, float((vread32(w, I.s[0], l) >> 16) & 0xff))); }); }
+void v_cvt_f32_ubyte3(Wave &w, const Inst &I) { lanes(w, [&](unsigned l) { vwrite32(w, I.d[0], l, fres32(w, I, float(vread32(w, I.s[0], l) >> 24))); }); }
 
 template <typename T> static uint32_t cvtToInt(double v) {
   if (std::isnan(v)) return 0;
@@ -69,7 +69,7 @@ static uint32_t f16bits(_Float16 h) { return std::bit_cast<uint16_t>(h); }
 static float f16val(uint32_t b) { return float(std::bit_cast<_Float16>(uint16_t(b))); }
 void v_cvt_f16_f32(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    uint32_t h = roundHalf(fsrc32(w, I.s[0], l), round64(w));
+    uint32_t h = hmods(I, roundHalf(fsrc32(w, I.s[0], l), round64(w)), true, round64(w));
     writeHalf(w, I, l, flushOut64(w) ? ftz16(h) : h);
   });
 }
@@ -150,7 +150,7 @@ namespace isaemu::detail {
   void NAME(Wave &w, const Inst &I) {                                                              \
     lanes(w, [&](unsigned l) {                                                                     \
       float x = f16val(mods16(vread32(w, I.s[0], l), I.s[0].mods));                                \
-      writeHalf(w, I, l, f16bits(_Float16(EXPR)));                                                        \
+      writeHalf(w, I, l, hmods(I, f16bits(_Float16(EXPR)), true, round64(w)));                     \
     });                                                                                            \
   }
 H1(v_trunc_f16, std::trunc(x))
@@ -158,9 +158,13 @@ H1(v_ceil_f16, std::ceil(x))
 H1(v_floor_f16, std::floor(x))
 H1(v_rndne_f16, std::nearbyint(x))
 void v_cvt_f16_u16(Wave &w, const Inst &I) {
-  lanes(w, [&](unsigned l) { writeHalf(w, I, l, roundHalf(double(vread32(w, I.s[0], l) & 0xffff), round64(w))); });
+  lanes(w, [&](unsigned l) {
+    writeHalf(w, I, l, hmods(I, roundHalf(double(vread32(w, I.s[0], l) & 0xffff), round64(w)), true, round64(w)));
+  });
 }
 void v_cvt_f16_i16(Wave &w, const Inst &I) {
-  lanes(w, [&](unsigned l) { writeHalf(w, I, l, roundHalf(double(int16_t(vread32(w, I.s[0], l))), round64(w))); });
+  lanes(w, [&](unsigned l) {
+    writeHalf(w, I, l, hmods(I, roundHalf(double(int16_t(vread32(w, I.s[0], l))), round64(w)), true, round64(w)));
+  });
 }
 } // namespace isaemu::detail

@@ -123,15 +123,15 @@ static double hsrc(const Wave &w, const Opnd &o, unsigned l) {
   uint32_t h = mods16(vread32(w, o, l), o.mods);
   return halfValue(flushIn64(w) ? ftz16(h) : h);
 }
-static uint32_t hres(const Wave &w, double r) {
-  uint32_t h = roundHalf(r, round64(w));
+static uint32_t hres(const Wave &w, const Inst &I, double r) {
+  uint32_t h = hmods(I, roundHalf(r, round64(w)), true, round64(w));
   return flushOut64(w) ? ftz16(h) : h;
 }
 #define H2(NAME, EXPR)                                                                             \
   void NAME(Wave &w, const Inst &I) {                                                              \
     lanes(w, [&](unsigned l) {                                                                     \
       double a = hsrc(w, I.s[0], l), b = hsrc(w, I.s[1], l);                                       \
-      writeHalf(w, I, l, hres(w, (EXPR)));                                                              \
+      writeHalf(w, I, l, hres(w, I, (EXPR)));                                                      \
     });                                                                                            \
   }
 H2(v_add_f16, a + b)
@@ -144,18 +144,19 @@ void v_fmac_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
     uint32_t ch = vread32(w, I.d[0], l) & 0xffff; // vread32 already selects the .h half
     double c = halfValue(flushIn64(w) ? ftz16(ch) : ch);
-    writeHalf(w, I, l, hres(w, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), c)));
+    writeHalf(w, I, l, hres(w, I, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), c)));
   });
 }
 // v_fmamk_f16 d, s0, K, s1: s0 * K + s1;  v_fmaak_f16 d, s0, s1, K: s0 * s1 + K (MC order).
 void v_fmamk_f16(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
-    writeHalf(w, I, l, hres(w, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), hsrc(w, I.s[2], l))));
+    writeHalf(w, I, l, hres(w, I, fmaToOdd(hsrc(w, I.s[0], l), hsrc(w, I.s[1], l), hsrc(w, I.s[2], l))));
   });
 }
 void v_cvt_pkrtz_f16_f32(Wave &w, const Inst &I) { // round toward zero whatever MODE says
   lanes(w, [&](unsigned l) {
-    uint32_t lo = roundHalf(fsrc32(w, I.s[0], l), 3), hi = roundHalf(fsrc32(w, I.s[1], l), 3);
+    uint32_t lo = hmods(I, roundHalf(fsrc32(w, I.s[0], l), 3), false, 3);
+    uint32_t hi = hmods(I, roundHalf(fsrc32(w, I.s[1], l), 3), false, 3);
     vwrite32(w, I.d[0], l, lo | hi << 16);
   });
 }

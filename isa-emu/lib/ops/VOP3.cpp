@@ -139,7 +139,7 @@ void v_fma_f16(Wave &w, const Inst &I) {
       uint32_t b = mods16(vread32(w, I.s[k], l), I.s[k].mods);
       return halfValue(flushIn64(w) ? ftz16(b) : b);
     };
-    uint32_t r = roundHalf(fmaToOdd(h(0), h(1), h(2)), round64(w));
+    uint32_t r = hmods(I, roundHalf(fmaToOdd(h(0), h(1), h(2)), round64(w)), true, round64(w));
     writeHalf(w, I, l, flushOut64(w) ? ftz16(r) : r);
   });
 }

@@ -27,6 +27,7 @@ template <typename F> static void pkf32(Wave &w, const Inst &I, F f) {
     uint32_t R[2]; // both halves read their sources before either is written
     for (unsigned k = 0; k < 2; ++k) {
       float r = f(pk32(w, I.s[0], l, k), I.ns > 1 ? pk32(w, I.s[1], l, k) : 0.0f, I.ns > 2 ? pk32(w, I.s[2], l, k) : 0.0f);
+      if (clampBitOf(I)) r = float(clamp01(r)); // c[0]: each element
       R[k] = flushOut32(w) ? ftz32(b32(r)) : b32(r);
     }
     vwriteN(w, I.d[0], l, 0, R[0]);
@@ -65,11 +66,22 @@ template <typename F> static void pk16op(Wave &w, const Inst &I, F f) {
     vwrite32(w, I.d[0], l, r);
   });
 }
-void v_pk_fma_f16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t c) { return d2h(std::fma(h2d(a), h2d(b), h2d(c))); }); }
-void v_pk_add_f16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return d2h(h2d(a) + h2d(b)); }); }
-void v_pk_mul_f16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return d2h(h2d(a) * h2d(b)); }); }
-void v_pk_add_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return a + b; }); }
-void v_pk_sub_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return a - b; }); }
+// The f16 forms: the clamp bit (c[0]; VOP3P has no omod) clamps each half.
+template <typename F> static void pkf16op(Wave &w, const Inst &I, F f) {
+  pk16op(w, I, [&](uint32_t a, uint32_t b, uint32_t c) { return hmods(I, f(a, b, c) & 0xffff, false, 0); });
+}
+void v_pk_fma_f16(Wave &w, const Inst &I) { pkf16op(w, I, [](uint32_t a, uint32_t b, uint32_t c) { return d2h(std::fma(h2d(a), h2d(b), h2d(c))); }); }
+void v_pk_add_f16(Wave &w, const Inst &I) { pkf16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return d2h(h2d(a) + h2d(b)); }); }
+void v_pk_mul_f16(Wave &w, const Inst &I) { pkf16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return d2h(h2d(a) * h2d(b)); }); }
+// The clamp bit (c[0]) of the unsigned adds saturates each half.
+void v_pk_add_u16(Wave &w, const Inst &I) {
+  bool Clamp = clampBitOf(I);
+  pk16op(w, I, [Clamp](uint32_t a, uint32_t b, uint32_t) { return Clamp ? std::min<uint32_t>(a + b, 0xffff) : a + b; });
+}
+void v_pk_sub_u16(Wave &w, const Inst &I) {
+  bool Clamp = clampBitOf(I);
+  pk16op(w, I, [Clamp](uint32_t a, uint32_t b, uint32_t) { return Clamp ? (a > b ? a - b : 0u) : a - b; });
+}
 void v_pk_mul_lo_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return a * b; }); }
 void v_pk_lshlrev_b16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return b << (a & 15); }); }
 void v_pk_lshrrev_b16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return b >> (a & 15); }); }
@@ -90,10 +102,7 @@ static double mixSrc(const Wave &w, const Opnd &o, unsigned l) {
   if (o.mods & ModNeg) x = -x;
   return x;
 }
-static double mixClamp(const Inst &I, double r) {
-  if (!(I.nc >= 1 && I.c[0])) return r;
-  return std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
-}
+static double mixClamp(const Inst &I, double r) { return clampBitOf(I) ? clamp01(r) : r; }
 void v_fma_mix_f32(Wave &w, const Inst &I) {
   lanes(w, [&](unsigned l) {
     double s = fmaToOdd(mixSrc(w, I.s[0], l), mixSrc(w, I.s[1], l), mixSrc(w, I.s[2], l));
@@ -127,9 +136,9 @@ void v_pk_max_u16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t
 void v_pk_min_i16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(uint16_t(std::min(int16_t(a), int16_t(b)))); }); }
 void v_pk_max_i16(Wave &w, const Inst &I) { pk16op(w, I, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(uint16_t(std::max(int16_t(a), int16_t(b)))); }); }
 void v_pk_min_f16(Wave &w, const Inst &I) {
-  pk16op(w, I, [&](uint32_t a, uint32_t b, uint32_t) { return d2h(minmax64<false>(w, h2d(a), h2d(b))); });
+  pkf16op(w, I, [&](uint32_t a, uint32_t b, uint32_t) { return d2h(minmax64<false>(w, h2d(a), h2d(b))); });
 }
 void v_pk_max_f16(Wave &w, const Inst &I) {
-  pk16op(w, I, [&](uint32_t a, uint32_t b, uint32_t) { return d2h(minmax64<true>(w, h2d(a), h2d(b))); });
+  pkf16op(w, I, [&](uint32_t a, uint32_t b, uint32_t) { return d2h(minmax64<true>(w, h2d(a), h2d(b))); });
 }
 } // namespace isaemu::detail

@@ -3,7 +3,8 @@
 // f16 rounding under MODE, v_sub_nc_i16 clamp, LDS D16 loads) and
 // s_getreg of SHADER_CYCLES (hardware register 29), negative global offsets,
 // v_maxmin_f32 / v_minmax_f32; k_spin never ends (the watchdog's test); k_gridsync waits
-// for every workgroup of the grid (cooperative launches); k_call calls a function without .size.
+// for every workgroup of the grid (cooperative launches); k_call calls a function without .size;
+// k_clamp: the clamp bit (and omod) of f16 / f32 / f64 / packed results.
 // Conventions as in
 // gfx1100.s: result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
@@ -180,6 +181,62 @@ f_nosize:
   v_add_nc_u32 v2, 7, v2
   s_setpc_b64 s[30:31]
 
+// ---- the clamp bit of float results ([+0, 1], NaN -> +0, -0 -> +0), f16 (true16), f32, f64,
+// packed; omod on f16; v_pk_add_u16 clamp (unsigned saturation). x = (l - 8) / 4 in [-2, 13.75].
+KBEGIN k_clamp
+  v_cvt_f32_u32 v2, v0
+  v_subrev_f32 v2, 0x41000000, v2                    // l - 8
+  v_mul_f32 v2, 0.25, v2                             // x (f32, exact)
+  v_mov_b32 v3, 0
+  v_cvt_f16_f32 v3.l, v2                             // h = x (f16, exact)
+  v_mov_b32 v4, 0
+  v_trunc_f16_e64 v4.l, v3.l clamp                   // clamp(trunc(x))
+  ST 0, v4
+  v_mov_b32 v5, 0
+  v_add_f16_e64 v5.l, v3.l, 0.5 clamp                // clamp(x + 0.5)
+  ST 1, v5
+  v_mov_b32 v6, 0
+  v_fma_f16 v6.l, v3.l, v3.l, -0.5 clamp             // clamp(x * x - 0.5)
+  ST 2, v6
+  v_mov_b32 v7, 0
+  v_cvt_f16_f32_e64 v7.l, v2 clamp                   // clamp(x) as f16
+  ST 3, v7
+  v_mul_f16_e64 v8.l, -1.0, v3.l                     // -x (a -0 for x = +0)
+  v_mov_b16 v8.h, v3.l                               // packed (lo -x, hi x)
+  v_pk_add_f16 v9, v8, 0 clamp                       // (clamp(-x), clamp(x))
+  ST 4, v9
+  v_add_f32_e64 v10, v2, 0 clamp                     // clamp(x) f32
+  ST 5, v10
+  v_cvt_f64_f32 v[12:13], v2
+  v_add_f64 v[14:15], v[12:13], 0 clamp              // clamp(x) f64 (high word)
+  ST 6, v15
+  v_mov_b32 v16, 0
+  v_mul_f16_e64 v16.l, v8.l, 1.0 clamp               // clamp(-x): +0 for -0 and negatives
+  ST 7, v16
+  v_mov_b32 v17, 0
+  v_mul_f16_e64 v17.l, v8.l, 1.0                     // -x without clamp: 0x8000 for x = 0
+  ST 8, v17
+  v_mov_b32 v18, 0x7e00                              // f16 NaN
+  v_mov_b32 v19, 0
+  v_add_f16_e64 v19.l, v18.l, v3.l clamp             // NaN -> +0
+  ST 9, v19
+  v_mov_b32 v20, 0
+  v_add_f16_e64 v20.l, v3.l, 0 mul:2                 // omod: 2x
+  ST 10, v20
+  v_cvt_f32_ubyte0_e64 v21, v0 clamp                 // clamp(float(l))
+  ST 11, v21
+  v_sub_f32 v22, 0, v2                               // -x (f32)
+  v_cvt_pk_rtz_f16_f32_e64 v23, v22, v2 clamp        // (clamp(-x), clamp(x))
+  ST 12, v23
+  v_lshl_or_b32 v24, v0, 16, v0                      // (l, l)
+  v_mov_b32 v25, 0xfff0fff0
+  v_pk_add_u16 v26, v25, v24 clamp                   // min(0xfff0 + l, 0xffff) per half
+  ST 13, v26
+  v_mov_b32 v27, 0
+  v_max_f16_e64 v27.l, v3.l, v3.l clamp              // LLVM's clamp idiom: v_max x, x clamp
+  ST 14, v27
+KEND k_clamp
+
 .amdgpu_metadata
 ---
 amdhsa.version: [1, 2]
@@ -191,5 +248,6 @@ amdhsa.kernels:
   - {.name: k_spin, .symbol: k_spin.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_gridsync, .symbol: k_gridsync.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_call, .symbol: k_call.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_clamp, .symbol: k_clamp.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 32, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
 ...
 .end_amdgpu_metadata

@@ -1,7 +1,7 @@
 // isa-emu unit kernels for gfx90a (wave64), second file: opcodes that real
 // code objects use (fma_mix*, v_mac_f32, v_sub_i16, LDS f64
 // atomics and D16 loads, SDWA carry forms, s_bfe_i64, negative global offsets),
-// HW_ID, and the explicit refusal
+// HW_ID, the clamp bit of float results (k_clamp), and the explicit refusal
 // of hardware register 29. Conventions as in gfx90a.s: kernarg 0 = out
 // pointer; result j of work-item l at out[j * 64 + l]; v1 = 4 * l.
 .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
@@ -190,12 +190,62 @@ KBEGIN k_hwid
   STS 2, s5
 KEND k_hwid
 
+// ---- the clamp bit of float results ([+0, 1], NaN -> +0, -0 -> +0), f16, f32, f64, packed f16 /
+// f32; omod on f16; v_pk_add_u16 clamp (unsigned saturation). x = (l - 8) / 4 in [-2, 13.75].
+KBEGIN k_clamp
+  v_cvt_f32_u32 v2, v0
+  v_subrev_f32 v2, 0x41000000, v2                    // l - 8
+  v_mul_f32 v2, 0.25, v2                             // x (f32, exact)
+  v_cvt_f16_f32 v3, v2                               // h = x (f16, high half zeroed)
+  v_trunc_f16_e64 v4, v3 clamp                       // clamp(trunc(x))
+  ST 0, v4
+  v_add_f16_e64 v5, v3, 0.5 clamp                    // clamp(x + 0.5)
+  ST 1, v5
+  v_fma_f16 v6, v3, v3, -0.5 clamp                   // clamp(x * x - 0.5)
+  ST 2, v6
+  v_cvt_f16_f32_e64 v7, v2 clamp                     // clamp(x) as f16
+  ST 3, v7
+  v_mul_f16_e64 v8, -1.0, v3                         // -x (a -0 for x = +0)
+  v_lshl_or_b32 v9, v3, 16, v8                       // packed (lo -x, hi x)
+  v_pk_add_f16 v10, v9, 0 clamp                      // (clamp(-x), clamp(x))
+  ST 4, v10
+  v_add_f32_e64 v11, v2, 0 clamp                     // clamp(x) f32
+  ST 5, v11
+  v_cvt_f64_f32 v[12:13], v2
+  v_add_f64 v[14:15], v[12:13], 0 clamp              // clamp(x) f64 (high word)
+  ST 6, v15
+  v_mul_f16_e64 v16, v8, 1.0 clamp                   // clamp(-x): +0 for -0 and negatives
+  ST 7, v16
+  v_mul_f16_e64 v17, v8, 1.0                         // -x without clamp: 0x8000 for x = 0
+  ST 8, v17
+  v_mov_b32 v18, 0x7e00                              // f16 NaN
+  v_add_f16_e64 v19, v18, v3 clamp                   // NaN -> +0
+  ST 9, v19
+  v_add_f16_e64 v20, v3, 0 mul:2                     // omod: 2x
+  ST 10, v20
+  v_cvt_f32_ubyte0_e64 v21, v0 clamp                 // clamp(float(l))
+  ST 11, v21
+  v_sub_f32 v22, 0, v2                               // -x (f32)
+  v_mov_b32 v23, v2                                  // v[22:23] = (-x, x)
+  v_cvt_pkrtz_f16_f32 v24, v22, v2 clamp             // (clamp(-x), clamp(x))
+  ST 12, v24
+  v_lshl_or_b32 v25, v0, 16, v0                      // (l, l)
+  v_mov_b32 v26, 0xfff0fff0
+  v_pk_add_u16 v27, v26, v25 clamp                   // min(0xfff0 + l, 0xffff) per half
+  ST 13, v27
+  v_pk_add_f32 v[28:29], v[22:23], 0 clamp           // (clamp(-x), clamp(x)) f32
+  ST 14, v29
+  v_pk_fma_f32 v[28:29], v[22:23], 1.0, 0 clamp      // (clamp(-x), clamp(x)) f32, fused
+  ST 15, v28
+KEND k_clamp
+
 .amdgpu_metadata
 ---
 amdhsa.version: [1, 2]
 amdhsa.target: amdgcn-amd-amdhsa--gfx90a
 amdhsa.kernels:
   - {.name: k_mix, .symbol: k_mix.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
+  - {.name: k_clamp, .symbol: k_clamp.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_lds, .symbol: k_lds.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 2048, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_sdwa, .symbol: k_sdwa.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
   - {.name: k_hwid, .symbol: k_hwid.kd, .kernarg_segment_size: 16, .kernarg_segment_align: 8, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, .sgpr_count: 40, .vgpr_count: 32, .max_flat_workgroup_size: 256, .args: [{.name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global}, {.name: a, .offset: 8, .size: 4, .value_kind: by_value}, {.name: b, .offset: 12, .size: 4, .value_kind: by_value}]}
