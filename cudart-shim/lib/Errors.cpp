@@ -36,7 +36,6 @@ cudaError_t toCuda(runtime::Errc C) {
   case Errc::InvalidKernelImage: return cudaErrorInvalidKernelImage;
   case Errc::InvalidDeviceFunction: return cudaErrorInvalidDeviceFunction;
   case Errc::InvalidSymbol: return cudaErrorInvalidSymbol;
-  case Errc::InvalidConfiguration: return cudaErrorInvalidConfiguration;
   case Errc::InvalidResourceHandle: return cudaErrorInvalidResourceHandle;
   case Errc::NotReady: return cudaErrorNotReady;
   case Errc::NotSupported: return cudaErrorNotSupported;

@@ -238,7 +238,7 @@ TEST(Launch, ChecksNamePolicySharedMemoryAndCoResidency) {
   C.grid = {1, 1, 1};
   C.block = {1024, 1, 1};
   std::string Msg;
-  EXPECT_EQ(takeErrc(checkLaunch(D, K, C), &Msg), Errc::InvalidConfiguration);
+  EXPECT_EQ(takeErrc(checkLaunch(D, K, C), &Msg), Errc::InvalidValue);
   EXPECT_NE(Msg.find("'pad'"), std::string::npos) << Msg;
   C.block = {256, 1, 1};
   EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
@@ -246,7 +246,18 @@ TEST(Launch, ChecksNamePolicySharedMemoryAndCoResidency) {
   EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
   C.dynamicSharedBytes = 0;
   C.block = {0, 1, 1};
-  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidConfiguration);
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  // Every bad shape is InvalidValue on CUDA 13 (launch_errors_probe), gridDim.x 2^31 included.
+  C.block = {256, 1, 1};
+  C.grid = {0x80000000u, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  C.grid = {0x7fffffffu, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
+  C.grid = {1, 65536, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  C.grid = {1, 1, 1};
+  C.block = {1, 1, 65};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
   // 256 threads, 1 KiB LDS: min(2048/256, 64 KiB/1 KiB, 32) = 8 blocks per CU, 8 CUs.
   C.block = {256, 1, 1};
   C.cooperative = true;
@@ -356,7 +367,7 @@ TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
   uint64_t P = *Buf;
   int V = 1, N = 16;
   void *Args[] = {&P, &V, &N};
-  EXPECT_EQ(errc(C->legacyStream().launch(*Add, Bad, Args)), Errc::InvalidConfiguration);
+  EXPECT_EQ(errc(C->legacyStream().launch(*Add, Bad, Args)), Errc::InvalidValue);
   EXPECT_EQ(C->stickyCode(), Errc::Success);
   EXPECT_EQ(errc(C->copySync(0, *Buf, 4)), Errc::InvalidValue);
   EXPECT_EQ(C->stickyCode(), Errc::Success);
