@@ -364,8 +364,12 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   L.gridWG[2] = Cfg.grid.z;
   uint64_t LdsTotal = uint64_t((Img.staticLds + Img.dynLdsAlign - 1) & ~(Img.dynLdsAlign - 1)) + Cfg.dynamicLdsBytes;
   if (!Cfg.dynamicLdsBytes) LdsTotal = Img.staticLds;
-  if (LdsTotal > 65536)
-    return limitErr(::support::Resource::SharedMemory, "launch of '" + Name + "': " + Twine(LdsTotal) + " bytes of LDS exceed the 65536-byte limit");
+  // The limit applies to what the kernel itself uses (its own static LDS when the caller says,
+  // plus the dynamic part), not to the module-wide layout the emulator allocates.
+  uint64_t LdsUsed = Cfg.kernelStaticLdsBytes != UINT32_MAX ? uint64_t(Cfg.kernelStaticLdsBytes) + Cfg.dynamicLdsBytes
+                                                             : LdsTotal;
+  if (LdsUsed > 65536)
+    return limitErr(::support::Resource::SharedMemory, "launch of '" + Name + "': " + Twine(LdsUsed) + " bytes of LDS exceed the 65536-byte limit");
   L.ldsBytes = uint32_t(LdsTotal);
 
   // ---- kernarg segment

@@ -136,6 +136,7 @@ public:
     C.grid = {P.grid.x, P.grid.y, P.grid.z};
     C.block = {P.block.x, P.block.y, P.block.z};
     C.dynamicLdsBytes = P.dynamicLdsBytes;
+    C.kernelStaticLdsBytes = K.staticLdsBytes; // the kernel's own (checkLaunch checked it)
     C.cooperative = P.cooperative;
     if (P.printfSink) C.printfSink = &P.printfSink;
     llvm::Error E = D->launch(*static_cast<EmuModule &>(BM).M, K.name, C, Ptrs.data());

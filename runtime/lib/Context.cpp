@@ -237,7 +237,8 @@ llvm::Error Context::waitIdle() {
     S->impl().waitCompleted(Seq);
   }
   flushPrintf();
-  return stickyError();
+  if (llvm::Error E = stickyError()) return E;
+  return takeAsyncError();
 }
 
 // ---- errors, limits, printf -----------------------------------------------------------
@@ -253,7 +254,21 @@ void Context::recordFailure(Errc C, const std::string &Msg) {
   if (isSticky(C)) {
     Errc Expected = Errc::Success;
     P->Sticky.compare_exchange_strong(Expected, C);
+    return;
   }
+  std::lock_guard<std::mutex> G(P->AsyncMu);
+  if (P->Async == Errc::Success) {
+    P->Async = C;
+    P->AsyncMsg = Msg;
+  }
+}
+
+llvm::Error Context::takeAsyncError() {
+  std::lock_guard<std::mutex> G(P->AsyncMu);
+  Errc C = P->Async;
+  if (C == Errc::Success) return llvm::Error::success();
+  P->Async = Errc::Success;
+  return makeError(C, "earlier asynchronous work failed: " + P->AsyncMsg);
 }
 
 std::string Context::defaultWarpPolicy() const {
@@ -321,6 +336,10 @@ llvm::Error Context::reset() {
     llvm::consumeError(A.kind == MemoryKind::Device ? backend().freeDevice(A.base) : backend().freeHost(A.base));
   }
   P->Sticky.store(Errc::Success);
+  {
+    std::lock_guard<std::mutex> G(P->AsyncMu);
+    P->Async = Errc::Success;
+  }
   P->StackBytes = 1024;
   return llvm::Error::success();
 }

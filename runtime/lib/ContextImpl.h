@@ -34,6 +34,11 @@ struct Context::Impl {
   std::atomic<uint64_t> Generation{0};
   std::atomic<Errc> Sticky{Errc::Success};
   std::string StickyMsg;
+  // The first non-sticky failure of queued work (a backend refusing a launch or copy that the
+  // checks let through) since the last synchronize took it; guarded by AsyncMu.
+  std::mutex AsyncMu;
+  Errc Async = Errc::Success;
+  std::string AsyncMsg;
   uint64_t StackBytes = 1024;
   std::mutex PrintfMu;
   std::string PrintfText;

@@ -404,6 +404,26 @@ TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
   EXPECT_FALSE(bool(C->synchronize()));
 }
 
+// A non-sticky failure of queued work (a backend refusing what the launch checks let through)
+// is returned by the next synchronize, once -- it used to be logged and dropped, so the failed
+// command passed for done (session 8: the emulator refused a kernel's 64 KiB of dynamic LDS
+// after checkLaunch accepted it, and cudaDeviceSynchronize said cudaSuccess).
+TEST_F(EmuFixture, AsynchronousNonStickyFailureIsReportedOnce) {
+  C->recordFailure(Errc::InvalidValue, "a queued command failed");
+  EXPECT_EQ(C->stickyCode(), Errc::Success);
+  std::string Msg;
+  EXPECT_EQ(takeErrc(C->synchronize(), &Msg), Errc::InvalidValue);
+  EXPECT_NE(Msg.find("a queued command failed"), std::string::npos) << Msg;
+  EXPECT_EQ(errc(C->synchronize()), Errc::Success); // reported once
+  C->recordFailure(Errc::NotSupported, "first");
+  C->recordFailure(Errc::InvalidValue, "second");
+  EXPECT_EQ(errc(C->legacyStream().synchronize()), Errc::NotSupported); // the first one, via a stream
+  EXPECT_EQ(errc(C->legacyStream().synchronize()), Errc::Success);
+  C->recordFailure(Errc::InvalidValue, "dropped by a reset");
+  ASSERT_FALSE(bool(C->reset()));
+  EXPECT_EQ(errc(C->synchronize()), Errc::Success);
+}
+
 TEST_F(EmuFixture, AllocationsNeverOverlapAndImpossibleSizesFail) {
   auto A = C->allocate(uint64_t(0) - 1280, MemoryKind::Device);
   ASSERT_FALSE(bool(A));

@@ -72,6 +72,11 @@ struct LaunchConfig {
   Dim3 grid;                 ///< CUDA grid (number of blocks)
   Dim3 block;                ///< CUDA block (threads per block)
   uint32_t dynamicLdsBytes = 0;
+  /// The kernel's own static LDS when the caller knows it (the runtime: ptxjit's per-kernel
+  /// count). The emulator lays out every kernel's LDS variables module-wide, so its own total
+  /// over-counts a module of several kernels; the 64 KiB limit is checked against this one
+  /// (UINT32_MAX: the module-wide layout's size).
+  uint32_t kernelStaticLdsBytes = UINT32_MAX;
   bool cooperative = false;  ///< keep every workgroup resident (grid sync)
   /// Where this launch's device printf text goes (null: DeviceOptions::printfSink);
   /// lets a runtime route each launch's output to the context that launched it.
