@@ -321,8 +321,17 @@ llvm::Error Context::reset() {
     // CUDA destroys the context's modules; the runtime API loads the
     // registered fat binaries again on next use (module variables start
     // from their initial values again).
+    // Their device memory (globals, printf FIFO, heap) goes back one reset later: nothing of
+    // theirs is pending (waitIdle above) and a retired module never runs again, but a module
+    // reloaded right away would otherwise land at the old addresses, and a pointer into the old
+    // variables must stay dead (the H200: cudaErrorInvalidValue, device_reset_probe). So the
+    // memory of the modules the previous reset retired is released now; at most two
+    // generations are held.
+    for (Module *Old : P->ReleaseAtNextReset) Old->releaseMemory();
+    P->ReleaseAtNextReset.clear();
     for (auto &M : P->Modules) {
       M->Retired = true;
+      P->ReleaseAtNextReset.push_back(M.get());
       P->Retired.push_back(std::move(M));
     }
     P->Modules.clear();

@@ -31,6 +31,7 @@ struct Context::Impl {
   // CUfunction) then fail with InvalidResourceHandle instead of dangling. The
   // backend images stay loaded too (neither emulator can unload code).
   std::vector<std::unique_ptr<Module>> Retired;
+  std::vector<Module *> ReleaseAtNextReset; // retired by the last reset, memory still held
   std::atomic<uint64_t> Generation{0};
   std::atomic<Errc> Sticky{Errc::Success};
   std::string StickyMsg;

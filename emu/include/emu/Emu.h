@@ -136,6 +136,10 @@ public:
                                       std::unique_ptr<llvm::LLVMContext> Ctx = nullptr);
   /// Load bitcode or textual IR.
   llvm::Expected<Module *> loadModule(llvm::MemoryBufferRef Buffer);
+  /// Gives back the device memory of a module that will not run again (its globals, printf FIFO
+  /// and heap); its code stays loaded (the emulator cannot unload code), but launches and global
+  /// lookups of it fail from now on. The caller ensures none of its launches is in flight.
+  void releaseModuleMemory(Module &M);
 
   llvm::Expected<uint64_t> malloc(uint64_t Bytes);
   llvm::Error free(uint64_t Addr);
