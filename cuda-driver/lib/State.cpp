@@ -27,7 +27,6 @@ CUresult toResult(runtime::Errc C) {
   case Errc::InvalidKernelImage: return CUDA_ERROR_INVALID_IMAGE;
   case Errc::InvalidDeviceFunction: return CUDA_ERROR_NOT_FOUND;
   case Errc::InvalidSymbol: return CUDA_ERROR_NOT_FOUND;
-  case Errc::InvalidConfiguration: return CUDA_ERROR_INVALID_VALUE;
   case Errc::InvalidResourceHandle: return CUDA_ERROR_INVALID_HANDLE;
   case Errc::NotReady: return CUDA_ERROR_NOT_READY;
   case Errc::NotSupported: return CUDA_ERROR_NOT_SUPPORTED;

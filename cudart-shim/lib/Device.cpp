@@ -217,7 +217,9 @@ cudaError_t cudaDeviceCanAccessPeer(int *Can, int Dev, int Peer) {
 cudaError_t cudaDeviceEnablePeerAccess(int Peer, unsigned Flags) {
   if (!validOrdinal(Peer)) return recordError(cudaErrorInvalidDevice);
   if (Flags != 0) return recordError(cudaErrorInvalidValue);
-  return recordError(cudaErrorInvalidDevice);
+  // No device reaches another's memory here (cudaDeviceCanAccessPeer says 0); the H200 answers
+  // cudaErrorPeerAccessUnsupported for the device itself (tests/golden/programs/peer_copy.stdout).
+  return recordError(cudaErrorPeerAccessUnsupported);
 }
 cudaError_t cudaDeviceDisablePeerAccess(int Peer) {
   if (!validOrdinal(Peer)) return recordError(cudaErrorInvalidDevice);

@@ -36,7 +36,6 @@ cudaError_t toCuda(runtime::Errc C) {
   case Errc::InvalidKernelImage: return cudaErrorInvalidKernelImage;
   case Errc::InvalidDeviceFunction: return cudaErrorInvalidDeviceFunction;
   case Errc::InvalidSymbol: return cudaErrorInvalidSymbol;
-  case Errc::InvalidConfiguration: return cudaErrorInvalidConfiguration;
   case Errc::InvalidResourceHandle: return cudaErrorInvalidResourceHandle;
   case Errc::NotReady: return cudaErrorNotReady;
   case Errc::NotSupported: return cudaErrorNotSupported;
@@ -109,7 +108,7 @@ const char *cudaGetErrorName(cudaError_t E) {
   N(cudaErrorStreamCaptureImplicit) N(cudaErrorCapturedEvent) N(cudaErrorStreamCaptureWrongThread)
   N(cudaErrorGraphExecUpdateFailure) N(cudaErrorMisalignedAddress)
   N(cudaErrorIllegalInstruction) N(cudaErrorLaunchTimeout) N(cudaErrorDeviceUninitialized)
-  N(cudaErrorContextIsDestroyed) N(cudaErrorPeerAccessNotEnabled)
+  N(cudaErrorContextIsDestroyed) N(cudaErrorPeerAccessNotEnabled) N(cudaErrorPeerAccessUnsupported)
 #undef N
   default: return "cudaErrorUnknown";
   }
@@ -126,6 +125,7 @@ const char *cudaGetErrorString(cudaError_t E) {
   case cudaErrorNoDevice: return "no CUDA-capable device is detected";
   case cudaErrorInvalidDevice: return "invalid device ordinal";
   case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
+  case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
   case cudaErrorInvalidKernelImage: return "device kernel image is invalid (ptx2amd could not translate it)";
   case cudaErrorInvalidResourceHandle: return "invalid resource handle";
   case cudaErrorNotReady: return "device not ready";

@@ -159,6 +159,16 @@ Expected<emu::Module *> Device::loadModule(std::unique_ptr<llvm::Module> M, std:
   return P->Modules.back().get();
 }
 
+void Device::releaseModuleMemory(emu::Module &M) {
+  ModuleImage &Img = *M.Img;
+  std::lock_guard<std::mutex> G(Img.launchMu);
+  if (Img.released) return;
+  for (uint64_t A : Img.allocations) consumeError(P->A->free(A));
+  Img.allocations.clear();
+  Img.printfBuf = Img.heapHdr = 0;
+  Img.released = true;
+}
+
 Expected<emu::Module *> Device::loadModule(MemoryBufferRef Buffer) {
   auto Ctx = std::make_unique<LLVMContext>();
   SMDiagnostic Diag;
@@ -293,6 +303,8 @@ std::vector<std::string> emu::Module::kernelNames() const {
   return N;
 }
 Expected<uint64_t> emu::Module::globalAddress(StringRef Name) const {
+  if (Img->released)
+    return createStringError(inconvertibleErrorCode(), "emu: the module's memory was released (an unloaded module)");
   const GlobalVariable *GV = Img->M->getGlobalVariable(Name, true);
   if (!GV) return createStringError(inconvertibleErrorCode(), "emu: no global named '" + Name.str() + "'");
   auto It = Img->globalAddr.find(GV);
@@ -323,6 +335,9 @@ Error detail::LaunchState::takeError(bool AssertRecord) {
 }
 
 Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig &Cfg, void **Args) {
+  if (Img.released)
+    return ::support::contractViolation(
+        ::support::noLoc("emu: launch of '" + Name.str() + "' from a module whose memory was released"));
   Function *F = Img.M->getFunction(Name);
   if (!F || F->isDeclaration() || F->getCallingConv() != CallingConv::AMDGPU_KERNEL)
     return mkErr("no kernel named '" + Name + "'");
@@ -364,8 +379,12 @@ Error Device::Impl::launch(ModuleImage &Img, StringRef Name, const LaunchConfig 
   L.gridWG[2] = Cfg.grid.z;
   uint64_t LdsTotal = uint64_t((Img.staticLds + Img.dynLdsAlign - 1) & ~(Img.dynLdsAlign - 1)) + Cfg.dynamicLdsBytes;
   if (!Cfg.dynamicLdsBytes) LdsTotal = Img.staticLds;
-  if (LdsTotal > 65536)
-    return limitErr(::support::Resource::SharedMemory, "launch of '" + Name + "': " + Twine(LdsTotal) + " bytes of LDS exceed the 65536-byte limit");
+  // The limit applies to what the kernel itself uses (its own static LDS when the caller says,
+  // plus the dynamic part), not to the module-wide layout the emulator allocates.
+  uint64_t LdsUsed = Cfg.kernelStaticLdsBytes != UINT32_MAX ? uint64_t(Cfg.kernelStaticLdsBytes) + Cfg.dynamicLdsBytes
+                                                             : LdsTotal;
+  if (LdsUsed > 65536)
+    return limitErr(::support::Resource::SharedMemory, "launch of '" + Name + "': " + Twine(LdsUsed) + " bytes of LDS exceed the 65536-byte limit");
   L.ldsBytes = uint32_t(LdsTotal);
 
   // ---- kernarg segment

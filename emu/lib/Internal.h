@@ -135,6 +135,7 @@ struct ModuleImage {
   // launcher-filled device runtime state (docs/pipeline.md)
   uint64_t printfBuf = 0, heapHdr = 0;
   std::vector<uint64_t> allocations; // device allocations owned by the module
+  bool released = false;             // Device::releaseModuleMemory gave them back
   // Launches of this module run at the same time when their streams do. The
   // printf FIFO (one per module: the devlib reads its address from a module
   // global) is reset when the first in-flight launch starts and drained when

@@ -35,9 +35,10 @@ namespace {
 
 class EmuModule final : public BackendModule {
 public:
-  EmuModule(emu::Module *M, std::map<std::string, std::pair<uint32_t, bool>> Own,
+  EmuModule(emu::Device *Dev, emu::Module *M, std::map<std::string, std::pair<uint32_t, bool>> Own,
             std::map<std::string, uint64_t> GlobalSizes, std::shared_ptr<void> Keep)
-      : M(M), Own(std::move(Own)), GlobalSizes(std::move(GlobalSizes)), Keep(std::move(Keep)) {}
+      : M(M), Dev(Dev), Own(std::move(Own)), GlobalSizes(std::move(GlobalSizes)), Keep(std::move(Keep)) {}
+  void releaseMemory() override { Dev->releaseModuleMemory(*M); }
   std::vector<std::string> kernelNames() const override { return M->kernelNames(); }
   llvm::Expected<KernelProperties> kernel(llvm::StringRef Name) override {
     auto I = M->kernel(Name);
@@ -66,6 +67,7 @@ public:
   emu::Module *M;
 
 private:
+  emu::Device *Dev; // outlives the module (the backend device owns both)
   std::map<std::string, std::pair<uint32_t, bool>> Own; // kernel -> own LDS, dynamic stack
   std::map<std::string, uint64_t> GlobalSizes;
   std::shared_ptr<void> Keep;
@@ -122,7 +124,7 @@ public:
     if (!L)
       return toRuntimeError(L.takeError(), Errc::InvalidKernelImage, "emulator rejected the translated module: ");
     logger("emu")->debug("module loaded on the emulator: {} kernels, {} globals", Own.size(), GSizes.size());
-    return std::make_unique<EmuModule>(*L, std::move(Own), std::move(GSizes), std::move(Image.keepAlive));
+    return std::make_unique<EmuModule>(D.get(), *L, std::move(Own), std::move(GSizes), std::move(Image.keepAlive));
   }
 
   llvm::Error launchKernel(BackendModule &BM, const KernelProperties &K, const LaunchParams &P,
@@ -136,6 +138,7 @@ public:
     C.grid = {P.grid.x, P.grid.y, P.grid.z};
     C.block = {P.block.x, P.block.y, P.block.z};
     C.dynamicLdsBytes = P.dynamicLdsBytes;
+    C.kernelStaticLdsBytes = K.staticLdsBytes; // the kernel's own (checkLaunch checked it)
     C.cooperative = P.cooperative;
     if (P.printfSink) C.printfSink = &P.printfSink;
     llvm::Error E = D->launch(*static_cast<EmuModule &>(BM).M, K.name, C, Ptrs.data());

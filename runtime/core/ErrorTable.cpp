@@ -28,7 +28,7 @@ Errc faultErrc(support::FaultKind K) {
 Errc resourceErrc(support::Resource R) {
   using support::Resource;
   switch (R) {
-  case Resource::BlockThreads: return Errc::InvalidConfiguration;     // H200: too many threads per block
+  case Resource::BlockThreads: return Errc::InvalidValue;             // CUDA 13 / H200: any bad launch shape
   case Resource::SharedMemory: return Errc::InvalidValue;             // H200: 1 MiB dynamic shared memory
   case Resource::Registers: return Errc::LaunchOutOfResources;
   case Resource::PrivateMemory: return Errc::LaunchOutOfResources;

@@ -7,8 +7,8 @@
 // and the driver API map 1:1 to cudaError_t / CUresult. The codes are the
 // ones CUDA returns on the H200 for the same situation (an out-of-bounds
 // access is cudaErrorIllegalAddress, a device assert cudaErrorAssert, a
-// block's dynamic shared memory over the limit cudaErrorInvalidValue, too
-// many threads cudaErrorInvalidConfiguration, ...). No consumer inspects an
+// block's dynamic shared memory over the limit or too many threads
+// cudaErrorInvalidValue (CUDA 13: every invalid launch configuration), ...). No consumer inspects an
 // error's text to decide what happened.
 //
 //===----------------------------------------------------------------------===//

@@ -237,7 +237,8 @@ llvm::Error Context::waitIdle() {
     S->impl().waitCompleted(Seq);
   }
   flushPrintf();
-  return stickyError();
+  if (llvm::Error E = stickyError()) return E;
+  return takeAsyncError();
 }
 
 // ---- errors, limits, printf -----------------------------------------------------------
@@ -253,7 +254,21 @@ void Context::recordFailure(Errc C, const std::string &Msg) {
   if (isSticky(C)) {
     Errc Expected = Errc::Success;
     P->Sticky.compare_exchange_strong(Expected, C);
+    return;
   }
+  std::lock_guard<std::mutex> G(P->AsyncMu);
+  if (P->Async == Errc::Success) {
+    P->Async = C;
+    P->AsyncMsg = Msg;
+  }
+}
+
+llvm::Error Context::takeAsyncError() {
+  std::lock_guard<std::mutex> G(P->AsyncMu);
+  Errc C = P->Async;
+  if (C == Errc::Success) return llvm::Error::success();
+  P->Async = Errc::Success;
+  return makeError(C, "earlier asynchronous work failed: " + P->AsyncMsg);
 }
 
 std::string Context::defaultWarpPolicy() const {
@@ -306,8 +321,17 @@ llvm::Error Context::reset() {
     // CUDA destroys the context's modules; the runtime API loads the
     // registered fat binaries again on next use (module variables start
     // from their initial values again).
+    // Their device memory (globals, printf FIFO, heap) goes back one reset later: nothing of
+    // theirs is pending (waitIdle above) and a retired module never runs again, but a module
+    // reloaded right away would otherwise land at the old addresses, and a pointer into the old
+    // variables must stay dead (the H200: cudaErrorInvalidValue, device_reset_probe). So the
+    // memory of the modules the previous reset retired is released now; at most two
+    // generations are held.
+    for (Module *Old : P->ReleaseAtNextReset) Old->releaseMemory();
+    P->ReleaseAtNextReset.clear();
     for (auto &M : P->Modules) {
       M->Retired = true;
+      P->ReleaseAtNextReset.push_back(M.get());
       P->Retired.push_back(std::move(M));
     }
     P->Modules.clear();
@@ -321,6 +345,10 @@ llvm::Error Context::reset() {
     llvm::consumeError(A.kind == MemoryKind::Device ? backend().freeDevice(A.base) : backend().freeHost(A.base));
   }
   P->Sticky.store(Errc::Success);
+  {
+    std::lock_guard<std::mutex> G(P->AsyncMu);
+    P->Async = Errc::Success;
+  }
   P->StackBytes = 1024;
   return llvm::Error::success();
 }

@@ -31,9 +31,15 @@ struct Context::Impl {
   // CUfunction) then fail with InvalidResourceHandle instead of dangling. The
   // backend images stay loaded too, until the context ends.
   std::vector<std::unique_ptr<Module>> Retired;
+  std::vector<Module *> ReleaseAtNextReset; // retired by the last reset, memory still held
   std::atomic<uint64_t> Generation{0};
   std::atomic<Errc> Sticky{Errc::Success};
   std::string StickyMsg;
+  // The first non-sticky failure of queued work (a backend refusing a launch or copy that the
+  // checks let through) since the last synchronize took it; guarded by AsyncMu.
+  std::mutex AsyncMu;
+  Errc Async = Errc::Success;
+  std::string AsyncMsg;
   uint64_t StackBytes = 1024;
   std::mutex PrintfMu;
   std::string PrintfText;

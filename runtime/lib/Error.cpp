@@ -11,7 +11,7 @@ const char *errcName(Errc C) {
   switch (C) {
 #define N(X) case Errc::X: return #X;
   N(Success) N(InvalidValue) N(MemoryAllocation) N(NoDevice) N(InvalidDevice) N(BackendUnavailable)
-  N(InvalidKernelImage) N(InvalidDeviceFunction) N(InvalidSymbol) N(InvalidConfiguration)
+  N(InvalidKernelImage) N(InvalidDeviceFunction) N(InvalidSymbol)
   N(InvalidResourceHandle) N(NotReady) N(NotSupported) N(CooperativeLaunchTooLarge) N(LaunchOutOfResources)
   N(LaunchFailure) N(IllegalAddress) N(MisalignedAddress) N(IllegalInstruction) N(LaunchTimeout) N(Assert)
   N(IllegalState) N(StreamCaptureUnsupported) N(StreamCaptureInvalidated)

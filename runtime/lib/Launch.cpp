@@ -82,13 +82,19 @@ unsigned residentBlocksPerCU(const DeviceProperties &D, const KernelProperties &
 
 llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, const LaunchConfig &C,
                         uint64_t StackBytes) {
+  // CUDA 13 on the H200 answers every invalid launch configuration -- a block over 1024 threads
+  // or over a dimension's limit, an empty grid or block, a grid over 2^31-1 / 65535 / 65535,
+  // shared memory over the limit -- with cudaErrorInvalidValue, not sticky
+  // (tests/golden/probes/launch_errors_probe.stdout); the policy's own block limit is the
+  // device's reported cudaDevAttrMaxThreadsPerBlock, so a block over it is the same error.
   const Dim3 &G = C.grid, &B = C.block;
   uint64_t T = B.count();
-  if (T == 0 || G.count() == 0 || B.x > 1024 || B.y > 1024 || B.z > 64 || T > 1024 || G.y > 65535 || G.z > 65535)
-    return makeError(Errc::InvalidConfiguration,
+  if (T == 0 || G.count() == 0 || B.x > 1024 || B.y > 1024 || B.z > 64 || T > 1024 || G.x > 0x7fffffffu ||
+      G.y > 65535 || G.z > 65535)
+    return makeError(Errc::InvalidValue,
                      "launch of '" + K.name + "': invalid grid " + dims(G) + " / block " + dims(B));
   if (T > K.maxThreadsPerBlock)
-    return makeError(Errc::InvalidConfiguration,
+    return makeError(Errc::InvalidValue,
                      "launch of '" + K.name + "': block of " + std::to_string(T) + " threads exceeds the " +
                          std::to_string(K.maxThreadsPerBlock) + " the kernel's warp policy '" + K.warpPolicy +
                          "' can run (a pad work-group holds 64 lanes per 32 threads, at most 1024)");

@@ -315,6 +315,11 @@ llvm::Expected<Module *> Context::loadModule(const ModuleSource &Src) {
   return P->Modules.back().get();
 }
 
+void Module::releaseMemory() {
+  std::lock_guard<std::mutex> G(P->Mu);
+  for (auto &I : P->Images) I->releaseMemory();
+}
+
 llvm::Error Context::unloadModule(Module *M) {
   std::lock_guard<std::mutex> G(P->Mu);
   for (auto It = P->Modules.begin(); It != P->Modules.end(); ++It)

@@ -369,7 +369,8 @@ llvm::Error Stream::synchronize() {
   }
   P->waitCompleted(Seq);
   context().flushPrintf();
-  return context().stickyError();
+  if (llvm::Error E = context().stickyError()) return E;
+  return context().takeAsyncError();
 }
 
 llvm::Error Stream::drain() {
@@ -379,7 +380,8 @@ llvm::Error Stream::drain() {
     Seq = P->Submitted;
   }
   P->waitCompleted(Seq);
-  return context().stickyError();
+  if (llvm::Error E = context().stickyError()) return E;
+  return context().takeAsyncError();
 }
 
 llvm::Error Stream::query() {

@@ -75,7 +75,7 @@ TEST(ErrorTable, FaultsAndLimitsGetCudasCodes) {
   EXPECT_EQ(fault(FaultKind::Assert), Errc::Assert);
   EXPECT_EQ(fault(FaultKind::Timeout), Errc::LaunchTimeout);
   EXPECT_EQ(fault(FaultKind::IllegalInstruction), Errc::IllegalInstruction);
-  EXPECT_EQ(limit(Resource::BlockThreads), Errc::InvalidConfiguration);
+  EXPECT_EQ(limit(Resource::BlockThreads), Errc::InvalidValue); // CUDA 13: any bad launch shape
   EXPECT_EQ(limit(Resource::SharedMemory), Errc::InvalidValue); // H200: 1 MiB dynamic shared memory
   EXPECT_EQ(limit(Resource::Registers), Errc::LaunchOutOfResources);
   EXPECT_EQ(limit(Resource::CooperativeGrid), Errc::CooperativeLaunchTooLarge);
@@ -86,7 +86,7 @@ TEST(ErrorTable, FaultsAndLimitsGetCudasCodes) {
   for (Errc C : {Errc::IllegalAddress, Errc::MisalignedAddress, Errc::LaunchFailure, Errc::Assert,
                  Errc::LaunchTimeout, Errc::IllegalInstruction})
     EXPECT_TRUE(isSticky(C)) << errcName(C);
-  for (Errc C : {Errc::InvalidValue, Errc::InvalidConfiguration, Errc::LaunchOutOfResources, Errc::NotSupported})
+  for (Errc C : {Errc::InvalidValue, Errc::CooperativeLaunchTooLarge, Errc::LaunchOutOfResources, Errc::NotSupported})
     EXPECT_FALSE(isSticky(C)) << errcName(C);
 }
 

@@ -238,7 +238,7 @@ TEST(Launch, ChecksNamePolicySharedMemoryAndCoResidency) {
   C.grid = {1, 1, 1};
   C.block = {1024, 1, 1};
   std::string Msg;
-  EXPECT_EQ(takeErrc(checkLaunch(D, K, C), &Msg), Errc::InvalidConfiguration);
+  EXPECT_EQ(takeErrc(checkLaunch(D, K, C), &Msg), Errc::InvalidValue);
   EXPECT_NE(Msg.find("'pad'"), std::string::npos) << Msg;
   C.block = {256, 1, 1};
   EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
@@ -246,7 +246,18 @@ TEST(Launch, ChecksNamePolicySharedMemoryAndCoResidency) {
   EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
   C.dynamicSharedBytes = 0;
   C.block = {0, 1, 1};
-  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidConfiguration);
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  // Every bad shape is InvalidValue on CUDA 13 (launch_errors_probe), gridDim.x 2^31 included.
+  C.block = {256, 1, 1};
+  C.grid = {0x80000000u, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  C.grid = {0x7fffffffu, 1, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::Success);
+  C.grid = {1, 65536, 1};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
+  C.grid = {1, 1, 1};
+  C.block = {1, 1, 65};
+  EXPECT_EQ(errc(checkLaunch(D, K, C)), Errc::InvalidValue);
   // 256 threads, 1 KiB LDS: min(2048/256, 64 KiB/1 KiB, 32) = 8 blocks per CU, 8 CUs.
   C.block = {256, 1, 1};
   C.cooperative = true;
@@ -356,7 +367,7 @@ TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
   uint64_t P = *Buf;
   int V = 1, N = 16;
   void *Args[] = {&P, &V, &N};
-  EXPECT_EQ(errc(C->legacyStream().launch(*Add, Bad, Args)), Errc::InvalidConfiguration);
+  EXPECT_EQ(errc(C->legacyStream().launch(*Add, Bad, Args)), Errc::InvalidValue);
   EXPECT_EQ(C->stickyCode(), Errc::Success);
   EXPECT_EQ(errc(C->copySync(0, *Buf, 4)), Errc::InvalidValue);
   EXPECT_EQ(C->stickyCode(), Errc::Success);
@@ -391,6 +402,60 @@ TEST_F(EmuFixture, KernelFaultIsStickyArgumentErrorsAreNot) {
   Add = *F;
   ASSERT_FALSE(bool(add(C->legacyStream(), *Buf2, 1, 16)));
   EXPECT_FALSE(bool(C->synchronize()));
+}
+
+// A non-sticky failure of queued work (a backend refusing what the launch checks let through)
+// is returned by the next synchronize, once -- it used to be logged and dropped, so the failed
+// command passed for done (session 8: the emulator refused a kernel's 64 KiB of dynamic LDS
+// after checkLaunch accepted it, and cudaDeviceSynchronize said cudaSuccess).
+TEST_F(EmuFixture, AsynchronousNonStickyFailureIsReportedOnce) {
+  C->recordFailure(Errc::InvalidValue, "a queued command failed");
+  EXPECT_EQ(C->stickyCode(), Errc::Success);
+  std::string Msg;
+  EXPECT_EQ(takeErrc(C->synchronize(), &Msg), Errc::InvalidValue);
+  EXPECT_NE(Msg.find("a queued command failed"), std::string::npos) << Msg;
+  EXPECT_EQ(errc(C->synchronize()), Errc::Success); // reported once
+  C->recordFailure(Errc::NotSupported, "first");
+  C->recordFailure(Errc::InvalidValue, "second");
+  EXPECT_EQ(errc(C->legacyStream().synchronize()), Errc::NotSupported); // the first one, via a stream
+  EXPECT_EQ(errc(C->legacyStream().synchronize()), Errc::Success);
+  C->recordFailure(Errc::InvalidValue, "dropped by a reset");
+  ASSERT_FALSE(bool(C->reset()));
+  EXPECT_EQ(errc(C->synchronize()), Errc::Success);
+}
+
+// A device reset gives the retired modules' device memory back, one reset later (session 8;
+// before, every reload after a reset took new arena bytes: the 1 MiB global below landed 1 MiB
+// further each time). Right after a reset the old variables' addresses stay dead, as on the H200.
+TEST_F(EmuFixture, ResetGivesBackTheModulesDeviceMemory) {
+  static const char *BigPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .global .align 8 .b8 big[1048576];
+.visible .entry touch(.param .u64 p) {
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p];
+  mov.u64 %rd2, big;
+  st.global.u64 [%rd1], %rd2;
+  ret;
+}
+)";
+  ASSERT_FALSE(bool(C->reset())); // the fixture's module goes too, so every round starts alike
+  std::vector<uint64_t> At;
+  for (int Round = 0; Round < 4; ++Round) {
+    ModuleSource S;
+    S.ptx = BigPtx;
+    auto L = C->loadModule(S);
+    ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+    auto G = (*L)->global("big");
+    ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+    At.push_back(G->address);
+    ASSERT_FALSE(bool(C->reset()));
+    EXPECT_EQ(takeErrc((*L)->global("big").takeError()), Errc::InvalidResourceHandle);
+  }
+  EXPECT_NE(At[1], At[0]); // the module reloaded after one reset does not reuse the old addresses
+  EXPECT_EQ(At[2], At[0]); // but the memory is back after the next
+  EXPECT_EQ(At[3], At[1]);
 }
 
 TEST_F(EmuFixture, AllocationsNeverOverlapAndImpossibleSizesFail) {

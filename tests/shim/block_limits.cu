@@ -1,8 +1,10 @@
 // Block-size limits as the device reports them (not a corpus program): whatever the device says
 // cudaDevAttrMaxThreadsPerBlock is (1024 on NVIDIA GPUs and ptx2amd's wave32 / pack targets, 512
 // under ptx2amd's pad warp policy on wave64), a launch of that many threads must succeed and
-// compute, one of more threads must fail at launch with cudaErrorInvalidConfiguration (not
-// sticky), and cudaFuncGetAttributes must report the same per-kernel limit. Self-checking.
+// compute, one of more threads must fail at launch with cudaErrorInvalidValue (not sticky: CUDA
+// 13 on the H200 answers every invalid launch configuration so, tests/golden/probes/
+// launch_errors_probe.stdout; its session-8 run of the old cudaErrorInvalidConfiguration
+// expectation printed "1 wrong FAIL"), and cudaFuncGetAttributes must report the same per-kernel limit. Self-checking.
 #include <cstdio>
 
 __global__ void iota(int* p) { p[threadIdx.x] = threadIdx.x * 3; }
@@ -24,7 +26,7 @@ int main() {
   for (int i = 0; i < maxT; ++i) bad += h[i] != i * 3;
   iota<<<1, maxT + 32>>>(d);  // over the limit (also over 1024 where maxT is 1024)
   cudaError_t e = cudaGetLastError();
-  bad += e != cudaErrorInvalidConfiguration;
+  bad += e != cudaErrorInvalidValue;
   bad += cudaDeviceSynchronize() != cudaSuccess;  // not sticky
   bad += cudaGetLastError() != cudaSuccess;
   cudaFree(d);

@@ -72,6 +72,11 @@ struct LaunchConfig {
   Dim3 grid;                 ///< CUDA grid (number of blocks)
   Dim3 block;                ///< CUDA block (threads per block)
   uint32_t dynamicLdsBytes = 0;
+  /// The kernel's own static LDS when the caller knows it (the runtime: ptxjit's per-kernel
+  /// count). The emulator lays out every kernel's LDS variables module-wide, so its own total
+  /// over-counts a module of several kernels; the 64 KiB limit is checked against this one
+  /// (UINT32_MAX: the module-wide layout's size).
+  uint32_t kernelStaticLdsBytes = UINT32_MAX;
   bool cooperative = false;  ///< keep every workgroup resident (grid sync)
   /// Where this launch's device printf text goes (null: DeviceOptions::printfSink);
   /// lets a runtime route each launch's output to the context that launched it.
@@ -131,6 +136,10 @@ public:
                                       std::unique_ptr<llvm::LLVMContext> Ctx = nullptr);
   /// Load bitcode or textual IR.
   llvm::Expected<Module *> loadModule(llvm::MemoryBufferRef Buffer);
+  /// Gives back the device memory of a module that will not run again (its globals, printf FIFO
+  /// and heap); its code stays loaded (the emulator cannot unload code), but launches and global
+  /// lookups of it fail from now on. The caller ensures none of its launches is in flight.
+  void releaseModuleMemory(Module &M);
 
   llvm::Expected<uint64_t> malloc(uint64_t Bytes);
   llvm::Error free(uint64_t Addr);

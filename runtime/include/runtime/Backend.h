@@ -161,6 +161,10 @@ public:
   virtual std::vector<std::string> kernelNames() const = 0;
   virtual llvm::Expected<KernelProperties> kernel(llvm::StringRef Name) = 0;
   virtual llvm::Expected<GlobalInfo> global(llvm::StringRef Name) = 0;
+  // The module was unloaded (a device reset) and none of its work is pending: give back the
+  // device memory it holds (globals, printf FIFO, heap). Its handles stay valid objects that the
+  // core refuses to use. Default: nothing (a backend that cannot, or frees on destruction).
+  virtual void releaseMemory() {}
 };
 
 class BackendQueue {

@@ -96,15 +96,20 @@ public:
   llvm::Expected<Event *> createEvent(bool Timing = true, bool BlockingSync = false);
   llvm::Error destroyEvent(Event *E);
   bool isLive(const Event *E) const;
-  // All streams idle; returns the sticky error if any (StreamCaptureUnsupported
-  // while a stream captures).
+  // All streams idle; returns the sticky error if any, else a non-sticky failure
+  // of queued work since the last synchronize (StreamCaptureUnsupported while a
+  // stream captures).
   llvm::Error synchronize();
 
   // ---- errors, limits, printf ---------------------------------------------------
   // The sticky error (a kernel fault), as an Error; success when none.
   llvm::Error stickyError() const;
   Errc stickyCode() const;
-  void recordFailure(Errc C, const std::string &Msg); // called by stream workers
+  // Called by stream workers: a sticky code poisons the context; any other failure is kept
+  // (the first one) until a synchronize returns it once, so no failed command passes for done.
+  void recordFailure(Errc C, const std::string &Msg);
+  // The kept non-sticky failure, cleared (success when none).
+  llvm::Error takeAsyncError();
   // "pad" or "pack" on wave64 targets (PTX2AMD_WARP_POLICY's default
   // entry), "native" on wave32 ones: what device-wide limits are reported for.
   std::string defaultWarpPolicy() const;

@@ -34,7 +34,6 @@ enum class Errc {
   InvalidKernelImage,      // the module could not be translated or loaded
   InvalidDeviceFunction,   // no such kernel
   InvalidSymbol,           // no such global
-  InvalidConfiguration,    // grid / block / shared memory / policy limit
   InvalidResourceHandle,   // dead stream / event / module handle
   NotReady,                // query: work still pending
   NotSupported,            // a feature the runtime refuses explicitly

@@ -46,7 +46,8 @@ public:
 // Blocks of kernel K (block size and dynamic LDS of C) one CU holds at once.
 unsigned residentBlocksPerCU(const DeviceProperties &D, const KernelProperties &K, uint64_t BlockThreads,
                              uint64_t DynamicShared);
-// InvalidConfiguration / InvalidValue / CooperativeLaunchTooLarge, NotSupported
+// InvalidValue (any geometry, policy or shared-memory limit, as CUDA 13 says) /
+// CooperativeLaunchTooLarge, NotSupported
 // (a dynamic stack of StackBytes per thread beyond the kernel's maxStackBytes),
 // or success.
 llvm::Error checkLaunch(const DeviceProperties &D, const KernelProperties &K, const LaunchConfig &C,

@@ -72,6 +72,9 @@ public:
 
 private:
   friend class Context;
+  // Context::reset, once the module is retired and the context idle: each image gives its
+  // device memory back (BackendModule::releaseMemory).
+  void releaseMemory();
   Context *Ctx;
   std::unique_ptr<Impl> P;
   std::atomic<bool> Retired{false};

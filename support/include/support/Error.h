@@ -84,8 +84,8 @@ private:
 };
 
 // Which limit a ResourceLimitError hit (a launch's consumers map each to the
-// API's own code: CUDA says InvalidConfiguration for a block's threads,
-// InvalidValue for shared memory, LaunchOutOfResources for registers).
+// API's own code: CUDA 13 says InvalidValue for a block's threads or shape and
+// for shared memory, LaunchOutOfResources for registers).
 enum class Resource : uint8_t {
   Unspecified,
   BlockThreads,    // threads per block / work-group (or an empty block / grid)
