@@ -197,7 +197,12 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
       if (auto e = optimizeModule(**mod, opts)) { errors[i].emplace(std::move(e)); continue; }
       optTime[i] = since(to);
       auto tc = Clock::now();
-      auto ptm = createTargetMachine(opts.arch, opts.optLevel);
+      // Machine code at CodeGenOptLevel::Default for -O2 and -O3. Aggressive
+      // runs GVN instead of two of the codegen IR passes' EarlyCSE runs (work
+      // nvcc and our middle end did already) and tail-duplicates more in
+      // block placement; measured (docs/notes/session8-perf.md): bench/codegen
+      // identical, the CUB module 1.4 % fewer instructions, less CPU time.
+      auto ptm = createTargetMachine(opts.arch, std::min(opts.optLevel, 2u));
       if (!ptm) { errors[i].emplace(ptm.takeError()); continue; }
       auto out = emitMachineCode(**mod, **ptm, kind == OutputKind::Assembly);
       partDiags[i] = bd.all();
