@@ -142,6 +142,21 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
   if (!tm) return tm.takeError();
   unsigned nparts = std::min(kCodegenParts, std::max(1u, kernels));
   bool split = false;
+  // Names of blocks and instructions do not reach the output (only
+  // assembly prints block names, as comments; argument names do: the
+  // metadata note lists each kernel argument's). They are dropped before the
+  // split and each part's context discards every name its passes create,
+  // which saves the symbol-table work of cloning, bitcode, inlining and
+  // InstCombine. (A context's discard flag cannot be used for the split
+  // itself: functions cloned under it get no symbol table, so not even
+  // their argument names reach the bitcode.)
+  bool keepNames = kind == OutputKind::Assembly;
+  if (!keepNames)
+    for (llvm::Function &f : *m)
+      for (llvm::BasicBlock &bb : f) {
+        bb.setName("");
+        for (llvm::Instruction &in : bb) in.setName("");
+      }
   // Only code objects are split: a relocatable object (--emit=obj) is one
   // part by definition and assembly must be one coherent file (the parts
   // duplicate shared functions under the same names).
@@ -176,12 +191,18 @@ llvm::Expected<std::vector<char>> compileModule(std::unique_ptr<llvm::Module> m,
       llvm::LLVMContext ctx;
       auto mod = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts[i].str(), "part"), ctx);
       if (!mod) { errors[i].emplace(mod.takeError()); continue; }
+      ctx.setDiscardValueNames(!keepNames); // the names read stay (arguments: see above)
       BackendDiagnostics bd(ctx, (*mod)->getSourceFileName());
       auto to = Clock::now();
       if (auto e = optimizeModule(**mod, opts)) { errors[i].emplace(std::move(e)); continue; }
       optTime[i] = since(to);
       auto tc = Clock::now();
-      auto ptm = createTargetMachine(opts.arch, opts.optLevel);
+      // Machine code at CodeGenOptLevel::Default for -O2 and -O3. Aggressive
+      // runs GVN instead of two of the codegen IR passes' EarlyCSE runs (work
+      // nvcc and our middle end did already) and tail-duplicates more in
+      // block placement; measured (docs/notes/session8-perf.md): bench/codegen
+      // identical, the CUB module 1.4 % fewer instructions, less CPU time.
+      auto ptm = createTargetMachine(opts.arch, std::min(opts.optLevel, 2u));
       if (!ptm) { errors[i].emplace(ptm.takeError()); continue; }
       auto out = emitMachineCode(**mod, **ptm, kind == OutputKind::Assembly);
       partDiags[i] = bd.all();

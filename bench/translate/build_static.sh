@@ -22,9 +22,11 @@ elif [ -e /usr/lib/x86_64-linux-gnu/libmimalloc.so.2 ]; then
 fi
 LIBS=$(llvm-config-22 --link-static --libs all | tr ' ' '\n' | grep -v Polly | tr '\n' ' ')
 c++ -O2 "$B"/tools/ptx2amd/CMakeFiles/ptx2amd.dir/{main,Options}.cpp.o "$B/static/polly_stub.o" -o "$OUT" \
+  -Wl,--start-group "$B"/lib/libptx2amd_toolargs.a "$B"/lib/libptx2amd_toolinput.a \
   "$B"/lib/libptxjit.a "$B"/lib/libptxalloc.a "$B"/lib/libptxparser.a "$B"/lib/libptxgrammar.a \
-  /usr/lib/x86_64-linux-gnu/libantlr4-runtime.a "$B"/lib/libamdgpulower.a \
-  /usr/lib/llvm-22/lib/liblldELF.a /usr/lib/llvm-22/lib/liblldCommon.a "$B"/lib/libptxtollvm.a \
+  "$B"/lib/libamdgpulower.a "$B"/lib/libptxtollvm.a "$B"/lib/libsupport.a -Wl,--end-group \
+  /usr/lib/x86_64-linux-gnu/libantlr4-runtime.a \
+  /usr/lib/llvm-22/lib/liblldELF.a /usr/lib/llvm-22/lib/liblldCommon.a \
   -L/usr/lib/llvm-22/lib -Wl,--start-group $LIBS -Wl,--end-group \
   -Wl,-Bstatic -lz -lzstd $MIMALLOC -Wl,-Bdynamic -lrt -ldl -lm -lpthread -static-libstdc++ -static-libgcc
 echo "$OUT"
