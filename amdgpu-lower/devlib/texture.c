@@ -202,8 +202,10 @@ static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
  * a mip blend with fraction f. Coordinates as in __ptx_tex; `cube` means face coordinates
  * (s, t) in [0,1], scaled by the face width whatever the normalized-coordinates flag. Point
  * filtering takes one texel with the whole weight. (Straight-line code on purpose: indexing
- * arrays by a loop variable makes LLVM use relative register moves.) */
-__attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, uint32_t dims, float x, float y,
+ * arrays by a loop variable makes LLVM use relative register moves.) Not inlined: one copy
+ * serves every sampler entry point and level (inlined, one __ptx_tex_lod held 12,600 gfx1100
+ * instructions; the samplers themselves stay calls too, Devlib.cpp). */
+__attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_t dims, float x, float y,
                                                        float z, int32_t layer, int cube, uint32_t comp,
                                                        uint32_t part, uint32_t f) {
   int32_t k0 = layer >= 0 ? layer : 0;
