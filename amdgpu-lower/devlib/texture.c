@@ -4,7 +4,8 @@
  * (ptx_texture.h). Sampling follows the CUDA C Programming Guide, "Texture
  * Fetching" appendix, with the arithmetic of NVIDIA's texture unit as fitted
  * to the H200 (texture_model.h: fixed-point coordinates, 8-bit weights rounded
- * half up, texels summed exactly, LODs truncated to 8 fractional bits).
+ * half up, texels summed exactly, LODs truncated to 8 fractional bits; linear filters blend
+ * 8/16-bit unsigned normalized texels as integers and half texels aligned to the largest one).
  * Wrap / mirror act on normalized coordinates, clamp / border on texel
  * indices. cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] /
  * [-1,1], with sRGB -> linear for 8-bit unsigned x/y/z channels when the descriptor asks for
@@ -196,6 +197,37 @@ static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
   return part == PART_HIGH ? hi : w - hi;
 }
 
+/* How a footprint's texels are blended (texture_model.h): as fp32 values; as the integers of
+ * 8/16-bit unsigned normalized channels (then read as a 16-bit unsigned normalized value,
+ * ptx_texm_unorm16); or as half values aligned to the largest one (ptx_texm_half_align, rounded
+ * to half precision by ptx_texm_round_half). sRGB textures keep the fp32 blend. */
+enum { BLEND_FLOAT = 0, BLEND_UNORM = 1, BLEND_HALF = 2 };
+static uint32_t blend_kind(const ptx_tex_desc *d) {
+  if (d->kind == PTX_TEX_KIND_FLOAT && d->bits == 16) return BLEND_HALF;
+  if (d->kind == PTX_TEX_KIND_UNSIGNED && d->read_mode == PTX_TEX_READ_NORMALIZED && d->bits < 32 &&
+      !(d->flags & PTX_TEX_FLAG_SRGB))
+    return BLEND_UNORM;
+  return BLEND_FLOAT;
+}
+
+/* A texel as the blend takes it: its float value, or for BLEND_UNORM the stored integer (a
+ * border texel: the border colour times 2^bits - 1, not measured). */
+static float blend_texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j, int32_t k, uint32_t comp,
+                         uint32_t kind) {
+  if (kind != BLEND_UNORM) return __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
+  if (address_index(d, 0, i) < 0 || (dims > 1 && address_index(d, 1, j) < 0) || (dims > 2 && address_index(d, 2, k) < 0))
+    return border(d, comp) * (d->bits == 8 ? 255.0f : 65535.0f);
+  return (float)texel(d, dims, i, j, k, comp, 0);
+}
+
+/* The filtered value of a blend sum(weight * texel) (weights in 1/256) as fp32. */
+static float blend_result(const ptx_tex_desc *d, double acc) {
+  uint32_t kind = blend_kind(d);
+  if (kind == BLEND_UNORM) return ptx_texm_unorm16((uint64_t)acc, d->bits);
+  if (kind == BLEND_HALF) return ptx_texm_round_half(acc, 8u);
+  return ptx_texm_round(acc, 8u);
+}
+
 /* The weighted texels of one sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D
  * array or cube (dims 1/2; layer < 0: not layered), filtered as the descriptor says: returns
  * sum(weight * texel) with integer weights in 1/256 (texture_model.h), the `part` of each for
@@ -214,8 +246,7 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
     int32_t i = ptx_texm_point_index(x, extent(d, 0), norm);
     int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
     int32_t k = dims > 2 ? ptx_texm_point_index(z, extent(d, 2), norm) : k0;
-    float v = __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
-    return ptx_texm_accumulate(0.0, part_of(256u, part, f), v);
+    return ptx_texm_accumulate(0.0, part_of(256u, part, f), blend_texel(d, dims, i, j, k, comp, blend_kind(d)));
   }
   ptx_texm_tap tx = ptx_texm_linear_tap(x, extent(d, 0), norm);
   ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
@@ -233,7 +264,10 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
                       : ptx_texm_weights2(tx.w, dims > 1 ? ty.w : 0u);
   ptx_texm_w3 w3 = ptx_texm_weights3(tx.w, ty.w, tz.w);
   double acc = 0.0;
-  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
+  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1, kind = blend_kind(d);
+  /* half texels: a first pass finds the largest exponent of the texels of nonzero weight */
+  int32_t emax = -127;
+  for (uint32_t pass = kind == BLEND_HALF ? 0u : 1u; pass < 2u; ++pass)
   for (uint32_t dz = 0; dz < nz; ++dz)
     for (uint32_t dy = 0; dy < ny; ++dy)
       for (uint32_t dx = 0; dx < 2; ++dx) {
@@ -246,8 +280,12 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
         }
         if (dims > 2) wt = part_of(wt, part, f); /* 3D mip blends: not measured */
         if (wt == 0u) continue;
-        float v = __builtin_bit_cast(float, texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy,
-                                                  tz.i + (int32_t)dz, comp, 1));
+        float v = blend_texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy, tz.i + (int32_t)dz, comp, kind);
+        if (pass == 0u) {
+          if (v != 0.0f && ptx_texm_exponent(v) > emax) emax = ptx_texm_exponent(v);
+          continue;
+        }
+        if (kind == BLEND_HALF && emax > -127) v = ptx_texm_half_align(v, emax);
         acc = ptx_texm_accumulate(acc, wt, v);
       }
   return acc;
@@ -309,7 +347,7 @@ __attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uin
     return unfiltered(d, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
   double acc = footprint(d, dims, __builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
                          __builtin_bit_cast(float, zb), layer, cube, comp, PART_WHOLE, 0u);
-  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
+  return __builtin_bit_cast(uint32_t, blend_result(d, acc));
 }
 
 /* The descriptor of level `lvl` of a mipmapped resource: that level's base / pitch / extent. */
@@ -341,11 +379,11 @@ __attribute__((always_inline)) static uint32_t sample_lod256(const ptx_tex_desc 
   float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
   ptx_tex_desc a = level_desc(d, l0);
   if (f == 0u || l0 + 1 >= d->num_levels)
-    return __builtin_bit_cast(uint32_t, ptx_texm_round(footprint(&a, dims, x, y, z, -1, 0, comp, PART_WHOLE, 0u), 8u));
+    return __builtin_bit_cast(uint32_t, blend_result(d, footprint(&a, dims, x, y, z, -1, 0, comp, PART_WHOLE, 0u)));
   ptx_tex_desc b = level_desc(d, l0 + 1);
   double acc = footprint(&a, dims, x, y, z, -1, 0, comp, PART_LOW, f) +
                footprint(&b, dims, x, y, z, -1, 0, comp, PART_HIGH, f);
-  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
+  return __builtin_bit_cast(uint32_t, blend_result(d, acc));
 }
 
 /* A LOD (8 fractional bits, before bias) after the descriptor's bias and clamps. */
