@@ -21,6 +21,9 @@
 //  - gcube1:     texCubemapGrad, 16x16 5-level cube map of level L = L, dy = 0: random direction
 //                and dx: result = the LOD (one vector: the cube face projection of a gradient).
 //  - gcubea:     as gcube1 but dx along one axis (x, y or z) with a fixed direction per face.
+//  - la2m / la2g: tex2DLayeredLod / tex2DLayeredGrad on a 16x16, 3-layer, 5-level layered
+//                mipmapped array whose level L of layer k is the constant 10 L + k (point, linear
+//                mip): random layer (-1 .. 3), LOD / 2D gradients: result bits.
 // Argument: a seed (default 1). Build: nvcc -O2 -std=c++17 -arch=sm_90 tex_weights3_probe.cu
 #include <cmath>
 #include <cstdint>
@@ -68,6 +71,15 @@ __global__ void k_gradcube(cudaTextureObject_t t, const Q *q, float *o, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) o[i] = texCubemapGrad<float>(t, q[i].v[0], q[i].v[1], q[i].v[2], make_float4(q[i].v[3], q[i].v[4], q[i].v[5], 0),
                                           make_float4(0, 0, 0, 0));
+}
+__global__ void k_la2lod(cudaTextureObject_t t, const Q *q, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) o[i] = tex2DLayeredLod<float>(t, q[i].v[0], q[i].v[1], (int)q[i].v[2], q[i].v[3]);
+}
+__global__ void k_la2grad(cudaTextureObject_t t, const Q *q, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) o[i] = tex2DLayeredGrad<float>(t, q[i].v[0], q[i].v[1], (int)q[i].v[2], make_float2(q[i].v[3], q[i].v[4]),
+                                            make_float2(q[i].v[5], q[i].v[6]));
 }
 typedef void (*Kern)(cudaTextureObject_t, const Q *, float *, int);
 
@@ -289,6 +301,31 @@ int main(int argc, char **argv) {
     }
     o = run(k_gradcube, to, q);
     for (int i = 0; i < N; ++i) { inputs("gcubea", i, q[i], 6); printf(" %08x\n", fb(o[i])); }
+    cudaDestroyTextureObject(to); cudaFreeMipmappedArray(m);
+  }
+  { // la2m / la2g: layered mipmapped 16x16 x 3 layers, 5 levels, level L of layer k = 10 L + k
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaMipmappedArray_t m;
+    CHECK(cudaMallocMipmappedArray(&m, &cd, make_cudaExtent(16, 16, 3), 5, cudaArrayLayered));
+    for (int l = 0; l < 5; ++l) {
+      cudaArray_t a; CHECK(cudaGetMipmappedArrayLevel(&a, m, l));
+      int w = 16 >> l;
+      std::vector<float> v(w * w * 3);
+      for (int k = 0; k < 3; ++k) for (int i = 0; i < w * w; ++i) v[k * w * w + i] = (float)(10 * l + k);
+      copy3d(a, v.data(), 4, w, w, 3);
+    }
+    cudaTextureObject_t to = tex(mip(m), cudaFilterModeLinear, 4, cudaReadModeElementType, cudaAddressModeClamp,
+                                 cudaFilterModePoint);
+    std::vector<Q> q(N);
+    for (auto &x : q) {
+      memset(&x, 0, sizeof x);
+      x.v[0] = urand(); x.v[1] = urand(); x.v[2] = (float)((int)(rnd() % 5) - 1); x.v[3] = urand() * 4.5f - 0.25f;
+    }
+    std::vector<float> o = run(k_la2lod, to, q);
+    for (int i = 0; i < N; ++i) { inputs("la2m", i, q[i], 4); printf(" %08x\n", fb(o[i])); }
+    for (auto &x : q) for (int k = 3; k < 7; ++k) x.v[k] = (urand() * 2 - 1) * exp2f(urand() * 5) / 16;
+    o = run(k_la2grad, to, q);
+    for (int i = 0; i < N; ++i) { inputs("la2g", i, q[i], 7); printf(" %08x\n", fb(o[i])); }
     cudaDestroyTextureObject(to); cudaFreeMipmappedArray(m);
   }
   printf("tex_weights3_probe done\n");
