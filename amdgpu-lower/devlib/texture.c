@@ -200,9 +200,12 @@ static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
 /* How a footprint's texels are blended (texture_model.h): as fp32 values; as the integers of
  * 8/16-bit unsigned normalized channels (then read as a 16-bit unsigned normalized value,
  * ptx_texm_unorm16); or as half values aligned to the largest one (ptx_texm_half_align, rounded
- * to half precision by ptx_texm_round_half). sRGB textures keep the fp32 blend. */
+ * to half precision by ptx_texm_round_half). sRGB textures and point filtering keep the fp32 blend
+ * (for one texel all three give the texel's value, except a unorm border colour). */
 enum { BLEND_FLOAT = 0, BLEND_UNORM = 1, BLEND_HALF = 2 };
 static uint32_t blend_kind(const ptx_tex_desc *d) {
+  if (d->filter == PTX_TEX_FILTER_POINT) return BLEND_FLOAT; /* one texel (or a point-filtered mip blend,
+                                                                not measured): as read */
   if (d->kind == PTX_TEX_KIND_FLOAT && d->bits == 16) return BLEND_HALF;
   if (d->kind == PTX_TEX_KIND_UNSIGNED && d->read_mode == PTX_TEX_READ_NORMALIZED && d->bits < 32 &&
       !(d->flags & PTX_TEX_FLAG_SRGB))
