@@ -251,6 +251,18 @@ uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint3
 /* tex.cube (cube 0) / tex.acube: direction (x, y, z) as float bits, cube index `cube`. */
 uint32_t __ptx_tex_cube(uint64_t h, uint32_t cube, uint32_t x, uint32_t y, uint32_t z, uint32_t float_result,
                         uint32_t comp);
+/* tex.level / tex.grad of arrays (a1d / a2d: gradients of dims components) and cubes (acube /
+ * cube: 3-component gradients), as float bits; mipmapped layered / cube-map arrays. */
+uint32_t __ptx_tex_layered_lod(uint64_t h, uint32_t dims, uint32_t layer, uint32_t x, uint32_t y, uint32_t lod,
+                               uint32_t float_coords, uint32_t float_result, uint32_t comp);
+uint32_t __ptx_tex_layered_grad(uint64_t h, uint32_t dims, uint32_t layer, uint32_t x, uint32_t y, uint32_t dx0,
+                                uint32_t dx1, uint32_t dy0, uint32_t dy1, uint32_t float_coords, uint32_t float_result,
+                                uint32_t comp);
+uint32_t __ptx_tex_cube_lod(uint64_t h, uint32_t cube, uint32_t x, uint32_t y, uint32_t z, uint32_t lod,
+                            uint32_t float_result, uint32_t comp);
+uint32_t __ptx_tex_cube_grad(uint64_t h, uint32_t cube, uint32_t x, uint32_t y, uint32_t z, uint32_t dx0, uint32_t dx1,
+                             uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_result,
+                             uint32_t comp);
 uint64_t __ptx_surf_addr(uint64_t h, uint32_t dims, uint32_t x, uint32_t y, uint32_t z,
                          uint32_t bytes, uint32_t mode);
 

@@ -4,7 +4,8 @@
  * (ptx_texture.h). Sampling follows the CUDA C Programming Guide, "Texture
  * Fetching" appendix, with the arithmetic of NVIDIA's texture unit as fitted
  * to the H200 (texture_model.h: fixed-point coordinates, 8-bit weights rounded
- * half up, texels summed exactly, LODs truncated to 8 fractional bits).
+ * half up, texels summed exactly, LODs truncated to 8 fractional bits; linear filters blend
+ * 8/16-bit unsigned normalized texels as integers and half texels aligned to the largest one).
  * Wrap / mirror act on normalized coordinates, clamp / border on texel
  * indices. cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] /
  * [-1,1], with sRGB -> linear for 8-bit unsigned x/y/z channels when the descriptor asks for
@@ -160,14 +161,50 @@ static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
   return part == PART_HIGH ? hi : w - hi;
 }
 
+/* How a footprint's texels are blended (texture_model.h): as fp32 values; as the integers of
+ * 8/16-bit unsigned normalized channels (then read as a 16-bit unsigned normalized value,
+ * ptx_texm_unorm16); or as half values aligned to the largest one (ptx_texm_half_align, rounded
+ * to half precision by ptx_texm_round_half). sRGB textures and point filtering keep the fp32 blend
+ * (for one texel all three give the texel's value, except a unorm border colour). */
+enum { BLEND_FLOAT = 0, BLEND_UNORM = 1, BLEND_HALF = 2 };
+static uint32_t blend_kind(const ptx_tex_desc *d) {
+  if (d->filter == PTX_TEX_FILTER_POINT) return BLEND_FLOAT; /* one texel (or a point-filtered mip blend,
+                                                                not measured): as read */
+  if (d->kind == PTX_TEX_KIND_FLOAT && d->bits == 16) return BLEND_HALF;
+  if (d->kind == PTX_TEX_KIND_UNSIGNED && d->read_mode == PTX_TEX_READ_NORMALIZED && d->bits < 32 &&
+      !(d->flags & PTX_TEX_FLAG_SRGB))
+    return BLEND_UNORM;
+  return BLEND_FLOAT;
+}
+
+/* A texel as the blend takes it: its float value, or for BLEND_UNORM the stored integer (a
+ * border texel: the border colour times 2^bits - 1, not measured). */
+static float blend_texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j, int32_t k, uint32_t comp,
+                         uint32_t kind) {
+  if (kind != BLEND_UNORM) return __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
+  if (address_index(d, 0, i) < 0 || (dims > 1 && address_index(d, 1, j) < 0) || (dims > 2 && address_index(d, 2, k) < 0))
+    return border(d, comp) * (d->bits == 8 ? 255.0f : 65535.0f);
+  return (float)texel(d, dims, i, j, k, comp, 0);
+}
+
+/* The filtered value of a blend sum(weight * texel) (weights in 1/256) as fp32. */
+static float blend_result(const ptx_tex_desc *d, double acc) {
+  uint32_t kind = blend_kind(d);
+  if (kind == BLEND_UNORM) return ptx_texm_unorm16((uint64_t)acc, d->bits);
+  if (kind == BLEND_HALF) return ptx_texm_round_half(acc, 8u);
+  return ptx_texm_round(acc, 8u);
+}
+
 /* The weighted texels of one sample of a 1D/2D/3D resource, or of layer `layer` of a 1D/2D
  * array or cube (dims 1/2; layer < 0: not layered), filtered as the descriptor says: returns
  * sum(weight * texel) with integer weights in 1/256 (texture_model.h), the `part` of each for
  * a mip blend with fraction f. Coordinates as in __ptx_tex; `cube` means face coordinates
  * (s, t) in [0,1], scaled by the face width whatever the normalized-coordinates flag. Point
  * filtering takes one texel with the whole weight. (Straight-line code on purpose: indexing
- * arrays by a loop variable makes LLVM use relative register moves.) */
-__attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, uint32_t dims, float x, float y,
+ * arrays by a loop variable makes LLVM use relative register moves.) Not inlined: one copy
+ * serves every sampler entry point and level (inlined, one __ptx_tex_lod held 12,600 gfx1100
+ * instructions; the samplers themselves stay calls too, Devlib.cpp). */
+__attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_t dims, float x, float y,
                                                        float z, int32_t layer, int cube, uint32_t comp,
                                                        uint32_t part, uint32_t f) {
   int32_t k0 = layer >= 0 ? layer : 0;
@@ -176,8 +213,7 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
     int32_t i = ptx_texm_point_index(x, extent(d, 0), norm);
     int32_t j = dims > 1 ? ptx_texm_point_index(y, extent(d, 1), norm) : 0;
     int32_t k = dims > 2 ? ptx_texm_point_index(z, extent(d, 2), norm) : k0;
-    float v = __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
-    return ptx_texm_accumulate(0.0, part_of(256u, part, f), v);
+    return ptx_texm_accumulate(0.0, part_of(256u, part, f), blend_texel(d, dims, i, j, k, comp, blend_kind(d)));
   }
   ptx_texm_tap tx = ptx_texm_linear_tap(x, extent(d, 0), norm);
   ptx_texm_tap ty = {0, 0u}, tz = {k0, 0u};
@@ -195,7 +231,10 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
                       : ptx_texm_weights2(tx.w, dims > 1 ? ty.w : 0u);
   ptx_texm_w3 w3 = ptx_texm_weights3(tx.w, ty.w, tz.w);
   double acc = 0.0;
-  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1;
+  uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1, kind = blend_kind(d);
+  /* half texels: a first pass finds the largest exponent of the texels of nonzero weight */
+  int32_t emax = -127;
+  for (uint32_t pass = kind == BLEND_HALF ? 0u : 1u; pass < 2u; ++pass)
   for (uint32_t dz = 0; dz < nz; ++dz)
     for (uint32_t dy = 0; dy < ny; ++dy)
       for (uint32_t dx = 0; dx < 2; ++dx) {
@@ -208,8 +247,12 @@ __attribute__((always_inline)) static double footprint(const ptx_tex_desc *d, ui
         }
         if (dims > 2) wt = part_of(wt, part, f); /* 3D mip blends: not measured */
         if (wt == 0u) continue;
-        float v = __builtin_bit_cast(float, texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy,
-                                                  tz.i + (int32_t)dz, comp, 1));
+        float v = blend_texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy, tz.i + (int32_t)dz, comp, kind);
+        if (pass == 0u) {
+          if (v != 0.0f && ptx_texm_exponent(v) > emax) emax = ptx_texm_exponent(v);
+          continue;
+        }
+        if (kind == BLEND_HALF && emax > -127) v = ptx_texm_half_align(v, emax);
         acc = ptx_texm_accumulate(acc, wt, v);
       }
   return acc;
@@ -271,7 +314,7 @@ __attribute__((always_inline)) static uint32_t sample(const ptx_tex_desc *d, uin
     return unfiltered(d, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
   double acc = footprint(d, dims, __builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb),
                          __builtin_bit_cast(float, zb), layer, cube, comp, PART_WHOLE, 0u);
-  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
+  return __builtin_bit_cast(uint32_t, blend_result(d, acc));
 }
 
 /* The descriptor of level `lvl` of a mipmapped resource: that level's base / pitch / extent. */
@@ -291,23 +334,23 @@ static ptx_tex_desc level_desc(const ptx_tex_desc *d, uint32_t lvl) {
  * (point mip filter) or the two neighbours weighted by the LOD's fraction, all texels of both
  * levels summed at once. */
 __attribute__((always_inline)) static uint32_t sample_lod256(const ptx_tex_desc *d, int32_t lod256, uint32_t dims,
-                                                            uint32_t xb, uint32_t yb, uint32_t zb,
-                                                            uint32_t float_coords, uint32_t float_result,
+                                                            uint32_t xb, uint32_t yb, uint32_t zb, int32_t layer,
+                                                            int cube, uint32_t float_coords, uint32_t float_result,
                                                             uint32_t comp) {
-  if (d->num_levels <= 1) return sample(d, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+  if (d->num_levels <= 1) return sample(d, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
   if (d->mip_filter == PTX_TEX_FILTER_POINT || !float_result || !float_coords) {
     ptx_tex_desc c = level_desc(d, ptx_texm_nearest_level(lod256));
-    return sample(&c, dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
+    return sample(&c, dims, xb, yb, zb, layer, cube, float_coords, float_result, comp);
   }
   uint32_t l0 = (uint32_t)(lod256 >> 8), f = (uint32_t)lod256 & 255u;
   float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
   ptx_tex_desc a = level_desc(d, l0);
   if (f == 0u || l0 + 1 >= d->num_levels)
-    return __builtin_bit_cast(uint32_t, ptx_texm_round(footprint(&a, dims, x, y, z, -1, 0, comp, PART_WHOLE, 0u), 8u));
+    return __builtin_bit_cast(uint32_t, blend_result(d, footprint(&a, dims, x, y, z, layer, cube, comp, PART_WHOLE, 0u)));
   ptx_tex_desc b = level_desc(d, l0 + 1);
-  double acc = footprint(&a, dims, x, y, z, -1, 0, comp, PART_LOW, f) +
-               footprint(&b, dims, x, y, z, -1, 0, comp, PART_HIGH, f);
-  return __builtin_bit_cast(uint32_t, ptx_texm_round(acc, 8u));
+  double acc = footprint(&a, dims, x, y, z, layer, cube, comp, PART_LOW, f) +
+               footprint(&b, dims, x, y, z, layer, cube, comp, PART_HIGH, f);
+  return __builtin_bit_cast(uint32_t, blend_result(d, acc));
 }
 
 /* A LOD (8 fractional bits, before bias) after the descriptor's bias and clamps. */
@@ -318,22 +361,20 @@ static int32_t desc_lod256(const ptx_tex_desc *d, int32_t lod256) {
 uint32_t __ptx_tex(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb,
                    uint32_t float_coords, uint32_t float_result, uint32_t comp) {
   const ptx_tex_desc *d = desc_of(h);
-  return sample_lod256(d, desc_lod256(d, 0), dims, xb, yb, zb, float_coords, float_result, comp);
+  return sample_lod256(d, desc_lod256(d, 0), dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
 }
 
 uint32_t __ptx_tex_lod(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t lod,
                        uint32_t float_coords, uint32_t float_result, uint32_t comp) {
   const ptx_tex_desc *d = desc_of(h);
-  return sample_lod256(d, desc_lod256(d, ptx_texm_fixed8(__builtin_bit_cast(float, lod))), dims, xb, yb, zb, float_coords, float_result,
-                       comp);
+  return sample_lod256(d, desc_lod256(d, ptx_texm_fixed8(__builtin_bit_cast(float, lod))), dims, xb, yb, zb, -1, 0,
+                       float_coords, float_result, comp);
 }
 
 /* tex.grad: the LOD of the derivative vectors in level-0 texels (normalized coordinates
  * scaled by the extent), as texture_model.h computes it. */
-uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t dx0, uint32_t dx1,
-                        uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_coords,
-                        uint32_t float_result, uint32_t comp) {
-  const ptx_tex_desc *d = desc_of(h);
+static int32_t grad_lod256(const ptx_tex_desc *d, uint32_t dims, uint32_t dx0, uint32_t dx1, uint32_t dx2, uint32_t dy0,
+                           uint32_t dy1, uint32_t dy2) {
   int norm = (d->flags & PTX_TEX_FLAG_NORMALIZED_COORDS) != 0;
   float s0 = norm ? (float)extent(d, 0) : 1.0f, s1 = norm ? (float)extent(d, 1) : 1.0f,
         s2 = norm ? (float)extent(d, 2) : 1.0f;
@@ -342,8 +383,14 @@ uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uin
   float by = dims > 1 ? __builtin_fabsf(__builtin_bit_cast(float, dy1) * s1) : 0.0f;
   float az = dims > 2 ? __builtin_fabsf(__builtin_bit_cast(float, dx2) * s2) : 0.0f;
   float bz = dims > 2 ? __builtin_fabsf(__builtin_bit_cast(float, dy2) * s2) : 0.0f;
-  int32_t lod = ptx_texm_grad_lod256(ptx_texm_grad_length(ax, ay, az), ptx_texm_grad_length(bx, by, bz));
-  return sample_lod256(d, desc_lod256(d, lod), dims, xb, yb, zb, float_coords, float_result, comp);
+  return ptx_texm_grad_lod256(ptx_texm_grad_length(ax, ay, az), ptx_texm_grad_length(bx, by, bz));
+}
+uint32_t __ptx_tex_grad(uint64_t h, uint32_t dims, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t dx0, uint32_t dx1,
+                        uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_coords,
+                        uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = desc_of(h);
+  int32_t lod = grad_lod256(d, dims, dx0, dx1, dx2, dy0, dy1, dy2);
+  return sample_lod256(d, desc_lod256(d, lod), dims, xb, yb, zb, -1, 0, float_coords, float_result, comp);
 }
 
 /* The layer of an array access: the index clamped to [0, layers-1] as an unsigned value
@@ -354,34 +401,113 @@ static int32_t clamp_layer(const ptx_tex_desc *d, uint32_t layer, uint32_t per) 
   return (int32_t)(layer >= n ? n - 1 : layer);
 }
 
-uint32_t __ptx_tex_layered(uint64_t h, uint32_t dims, uint32_t layer, uint32_t xb, uint32_t yb,
-                           uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+/* The descriptor of an a1d / a2d access (traps on another kind of resource). */
+static const ptx_tex_desc *layered_desc(uint64_t h, uint32_t dims) {
   const ptx_tex_desc *d = desc_of(h);
   uint8_t want = dims == 1 ? PTX_TEX_GEOM_1D_ARRAY : PTX_TEX_GEOM_2D_ARRAY;
-  if (d->geometry != want) __builtin_trap(); /* a1d/a2d on another kind of resource */
-  return sample(d, dims, xb, yb, 0u, clamp_layer(d, layer, 1u), 0, float_coords, float_result, comp);
+  if (d->geometry != want) __builtin_trap();
+  return d;
+}
+
+/* tex.a1d / a2d (LOD 0), tex.level.a1d / a2d and tex.grad.a1d / a2d (mipmapped layered arrays:
+ * the LOD as for 1D / 2D textures). */
+uint32_t __ptx_tex_layered(uint64_t h, uint32_t dims, uint32_t layer, uint32_t xb, uint32_t yb,
+                           uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = layered_desc(h, dims);
+  return sample_lod256(d, desc_lod256(d, 0), dims, xb, yb, 0u, clamp_layer(d, layer, 1u), 0, float_coords, float_result,
+                       comp);
+}
+uint32_t __ptx_tex_layered_lod(uint64_t h, uint32_t dims, uint32_t layer, uint32_t xb, uint32_t yb, uint32_t lod,
+                               uint32_t float_coords, uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = layered_desc(h, dims);
+  return sample_lod256(d, desc_lod256(d, ptx_texm_fixed8(__builtin_bit_cast(float, lod))), dims, xb, yb, 0u,
+                       clamp_layer(d, layer, 1u), 0, float_coords, float_result, comp);
+}
+uint32_t __ptx_tex_layered_grad(uint64_t h, uint32_t dims, uint32_t layer, uint32_t xb, uint32_t yb, uint32_t dx0,
+                                uint32_t dx1, uint32_t dy0, uint32_t dy1, uint32_t float_coords, uint32_t float_result,
+                                uint32_t comp) {
+  const ptx_tex_desc *d = layered_desc(h, dims);
+  int32_t lod = grad_lod256(d, dims, dx0, dx1, 0u, dy0, dy1, 0u);
+  return sample_lod256(d, desc_lod256(d, lod), dims, xb, yb, 0u, clamp_layer(d, layer, 1u), 0, float_coords,
+                       float_result, comp);
 }
 
 /* Cube maps: the face is the major axis of the direction (x, y, z), ties going to z, then y
  * (as the H200 resolves them), and (s, t) follow the CUDA programming guide's table; a zero
  * direction reads the centre of face +z (H200). Cube `cube` of a layered cube map is layers
  * 6*cube .. 6*cube+5. */
-uint32_t __ptx_tex_cube(uint64_t h, uint32_t cube, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t float_result,
-                        uint32_t comp) {
+typedef struct cube_coords {
+  uint32_t face, major, si, ti; /* the face, the major axis and the axes of sc and tc */
+  float s, t, m, ssign, tsign, msign; /* face coordinates, |major|, sc = ssign * P[si], ... */
+} cube_coords;
+static cube_coords cube_face(float x, float y, float z) {
+  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y), az = __builtin_fabsf(z);
+  cube_coords c;
+  if (az >= ax && az >= ay) {
+    c.m = az; c.major = 2; c.si = 0; c.ti = 1; c.tsign = -1.0f;
+    if (z >= 0.0f) { c.face = 4; c.ssign = 1.0f; c.msign = 1.0f; } else { c.face = 5; c.ssign = -1.0f; c.msign = -1.0f; }
+  } else if (ay >= ax) {
+    c.m = ay; c.major = 1; c.si = 0; c.ti = 2; c.ssign = 1.0f;
+    if (y > 0.0f) { c.face = 2; c.tsign = 1.0f; c.msign = 1.0f; } else { c.face = 3; c.tsign = -1.0f; c.msign = -1.0f; }
+  } else {
+    c.m = ax; c.major = 0; c.si = 2; c.ti = 1; c.tsign = -1.0f;
+    if (x > 0.0f) { c.face = 0; c.ssign = -1.0f; c.msign = 1.0f; } else { c.face = 1; c.ssign = 1.0f; c.msign = -1.0f; }
+  }
+  float p[3] = {x, y, z};
+  float sc = c.ssign * p[c.si], tc = c.tsign * p[c.ti];
+  c.s = 0.5f;
+  c.t = 0.5f;
+  if (c.m > 0.0f) { c.s = (sc / c.m + 1.0f) * 0.5f; c.t = (tc / c.m + 1.0f) * 0.5f; }
+  return c;
+}
+static uint32_t sample_cube(const ptx_tex_desc *d, uint32_t cube, cube_coords c, int32_t lod256, uint32_t float_result,
+                            uint32_t comp) {
+  int32_t layer = clamp_layer(d, cube, 6u) * 6 + (int32_t)c.face;
+  return sample_lod256(d, lod256, 2, __builtin_bit_cast(uint32_t, c.s), __builtin_bit_cast(uint32_t, c.t), 0u, layer, 1,
+                       1u, float_result, comp);
+}
+static const ptx_tex_desc *cube_desc(uint64_t h) {
   const ptx_tex_desc *d = desc_of(h);
   if (d->geometry != PTX_TEX_GEOM_CUBE) __builtin_trap();
-  float x = __builtin_bit_cast(float, xb), y = __builtin_bit_cast(float, yb), z = __builtin_bit_cast(float, zb);
-  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y), az = __builtin_fabsf(z);
-  uint32_t face;
-  float sc, tc, m;
-  if (az >= ax && az >= ay) { m = az; if (z >= 0.0f) { face = 4; sc = x; tc = -y; } else { face = 5; sc = -x; tc = -y; } }
-  else if (ay >= ax) { m = ay; if (y > 0.0f) { face = 2; sc = x; tc = z; } else { face = 3; sc = x; tc = -z; } }
-  else { m = ax; if (x > 0.0f) { face = 0; sc = -z; tc = -y; } else { face = 1; sc = z; tc = -y; } }
-  float s = 0.5f, t = 0.5f;
-  if (m > 0.0f) { s = (sc / m + 1.0f) * 0.5f; t = (tc / m + 1.0f) * 0.5f; }
-  int32_t layer = clamp_layer(d, cube, 6u) * 6 + (int32_t)face;
-  return sample(d, 2, __builtin_bit_cast(uint32_t, s), __builtin_bit_cast(uint32_t, t), 0u, layer, 1, 1u,
-                float_result, comp);
+  return d;
+}
+uint32_t __ptx_tex_cube(uint64_t h, uint32_t cube, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t float_result,
+                        uint32_t comp) {
+  const ptx_tex_desc *d = cube_desc(h);
+  cube_coords c = cube_face(__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb), __builtin_bit_cast(float, zb));
+  return sample_cube(d, cube, c, desc_lod256(d, 0), float_result, comp);
+}
+/* tex.level.cube / acube: the LOD as for 1D-3D textures (H200, tex_weights2_probe gcubel: 2048 of
+ * 2048, seeds 1 and 2). */
+uint32_t __ptx_tex_cube_lod(uint64_t h, uint32_t cube, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t lod,
+                            uint32_t float_result, uint32_t comp) {
+  const ptx_tex_desc *d = cube_desc(h);
+  cube_coords c = cube_face(__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb), __builtin_bit_cast(float, zb));
+  return sample_cube(d, cube, c, desc_lod256(d, ptx_texm_fixed8(__builtin_bit_cast(float, lod))), float_result, comp);
+}
+/* tex.grad.cube / acube: each 3D gradient is projected onto the face, d(sc / m) =
+ * (dsc m - sc dm) / m^2 halved for (s, t), in face texels; the LOD of the two as for 2D.
+ * NOT fitted: tex_weights2_probe gcube differs in most unclamped samples (the H200's LOD is
+ * within a level of this, spread both ways; tex_weights3_probe's gcube1 / gcubea will tell). */
+uint32_t __ptx_tex_cube_grad(uint64_t h, uint32_t cube, uint32_t xb, uint32_t yb, uint32_t zb, uint32_t dx0, uint32_t dx1,
+                             uint32_t dx2, uint32_t dy0, uint32_t dy1, uint32_t dy2, uint32_t float_result,
+                             uint32_t comp) {
+  const ptx_tex_desc *d = cube_desc(h);
+  float p[3] = {__builtin_bit_cast(float, xb), __builtin_bit_cast(float, yb), __builtin_bit_cast(float, zb)};
+  cube_coords c = cube_face(p[0], p[1], p[2]);
+  float g[2][3] = {{__builtin_bit_cast(float, dx0), __builtin_bit_cast(float, dx1), __builtin_bit_cast(float, dx2)},
+                   {__builtin_bit_cast(float, dy0), __builtin_bit_cast(float, dy1), __builtin_bit_cast(float, dy2)}};
+  float w = (float)extent(d, 0), len[2];
+  for (uint32_t k = 0; k < 2; ++k) {
+    float sc = c.ssign * p[c.si], tc = c.tsign * p[c.ti], m = c.m, dm = c.msign * g[k][c.major];
+    float ds = 0.0f, dt = 0.0f;
+    if (m > 0.0f) {
+      ds = (c.ssign * g[k][c.si] * m - sc * dm) / (2.0f * m * m) * w;
+      dt = (c.tsign * g[k][c.ti] * m - tc * dm) / (2.0f * m * m) * w;
+    }
+    len[k] = (float)ptx_texm_grad_length(__builtin_fabsf(ds), __builtin_fabsf(dt), 0.0f);
+  }
+  return sample_cube(d, cube, c, desc_lod256(d, ptx_texm_grad_lod256(len[0], len[1])), float_result, comp);
 }
 
 /* Address of a `bytes`-wide surface access at byte x, row y, slice z;

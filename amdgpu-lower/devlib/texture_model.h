@@ -4,7 +4,8 @@
  * texel indices and filter weights, as pure C (the device library's texture.c
  * samples with it; the host tool tests/golden/texture/texture_model_check.cpp
  * checks its weights against every one the H200 gave for
- * tests/golden/probes/tex_weights_probe.cu, and golden.probe.tex_fit_probe /
+ * tests/golden/probes/tex_weights_probe.cu, texture_model2_check against
+ * tex_weights2_probe.cu, and golden.probe.tex_fit_probe /
  * tex_mip_probe run the probes through the device library on the emulator). Fitted to the
  * H200 (session 6, docs/notes/session6-tex.md has the measurements):
  *  - a normalized coordinate is first truncated (toward -inf) to a fixed-point
@@ -15,13 +16,15 @@
  *    256/256 moves to the next texel);
  *  - 2D weights in 1/256: w11 = a*b/256 rounded half up, w10 = a - w11,
  *    w01 = b - w11, w00 = 256 - a - b + w11 (they sum to 256 exactly);
- *  - the weighted sum of the texels is formed exactly and rounded once to fp32
- *    (the H200 is 1 ulp off that in ~0.4% of random fp32 texels);
+ *  - the weighted sum of the texels is formed exactly and rounded once to fp32, ties away
+ *    from zero (the H200 is 1 ulp off that in ~0.2% of random fp32 texels); 8/16-bit unsigned
+ *    normalized texels blend as integers into a 16-bit unorm result, half texels are aligned
+ *    to the largest one and the sum rounded to half (ptx_texm_unorm16, ptx_texm_half_align);
  *  - LODs are fixed point with 8 fractional bits: the explicit LOD and the bias
  *    are truncated, then the LOD is clamped to the truncated [min, max] clamps
  *    and to the levels; the level is its integer part, the blend weight of the
  *    next level its fraction;
- *  - a gradient's LOD: see ptx_texm_grad_lod256.
+ *  - a gradient's LOD: see ptx_texm_grad_lod256 / ptx_texm_grad_length.
  * 3D filtering and the 1D/2D trilinear blend split the weight axis by axis
  * (ptx_texm_level_weights2, ptx_texm_weights3): exact for every weight the H200 gave.
  *===----------------------------------------------------------------------===*/
@@ -151,13 +154,67 @@ static inline ptx_texm_w3 ptx_texm_weights3(uint32_t a, uint32_t b, uint32_t c) 
 static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
 
 /* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
- * fp32. The weights are integers below 2^32 and the texels fp32, so each product is exact
+ * fp32, ties away from zero (a tie is common: the 8-bit weights add 8 bits below the texels'
+ * last). The weights are integers below 2^32 and the texels fp32, so each product is exact
  * in double; the double sum of at most 16 terms is then rounded to fp32 (a double rounding
  * differs from the exact sum's rounding only when the sum lies within 2^-29 of an fp32
- * rounding boundary). */
+ * rounding boundary). H200 (session 8; ties to even before): tex_fit_probe bil 8 -> 5, biln
+ * 10 -> 7, bila 4 -> 3, lin1 8 -> 0, mipb 2 -> 0, tex3 6 -> 3, tri 6 -> 6 lines off by 1 ulp;
+ * tex_weights2_probe v3dx 5 -> 2 / 0 -> 0, vtrix 1 -> 0 / 3 -> 2 (seeds 1 / 2). Aligning the
+ * texels to the largest one as half filtering does (ptx_texm_half_align, 3 guard bits) fits
+ * 4094 of those 4096 v3dx / vtrix lines but is not adopted: one more fit, not measured on the
+ * other groups. */
 static inline double ptx_texm_accumulate(double acc, uint64_t w, float v) { return acc + (double)w * (double)v; }
 static inline float ptx_texm_round(double acc, uint32_t shift) {
-  return (float)(acc * __builtin_ldexp(1.0, -(int)shift));
+  double q = acc * __builtin_ldexp(1.0, -(int)shift);
+  float r = (float)q;
+  if ((double)r == q || r == 0.0f || !(__builtin_fabsf(r) < __builtin_inff())) return r;
+  uint32_t b = __builtin_bit_cast(uint32_t, r);
+  int up = __builtin_fabs(q) > (double)__builtin_fabsf(r); /* q lies beyond r (away from zero) */
+  float o = __builtin_bit_cast(float, up ? b + 1u : b - 1u);
+  if (__builtin_fabs(q - (double)r) == __builtin_fabs((double)o - q)) return up ? o : r; /* a tie: away from zero */
+  return r;
+}
+
+/* Linear filtering of 8/16-bit unsigned normalized texels (cudaReadModeNormalizedFloat, u8 / u16
+ * channels): the texels are blended as integers, s = sum(weight * texel) with the 1/256 weights,
+ * and the result is a 16-bit unsigned normalized value, k = s * 65535 / (256 * (2^bits - 1))
+ * rounded half up, read as k / 65535 (fp32 division). H200, tex_weights2_probe u8 / u16 (2D 7x5,
+ * clamp, random texels and coordinates): 2048 of 2048 each, seeds 1 and 2; the exact blend
+ * s / (256 * (2^bits - 1)) rounded to fp32 matches 197 (u8) / 199 (u16) of seed 1's 2048. Signed and sRGB texels are
+ * not measured (they keep the float blend). */
+static inline float ptx_texm_unorm16(uint64_t s, uint32_t bits) {
+  uint64_t den = 256ull * ((1ull << bits) - 1ull);
+  uint64_t k = (s * 65535ull * 2ull + den) / (2ull * den); /* floor(s * 65535 / den + 1/2) */
+  return (float)(uint32_t)k / 65535.0f;
+}
+
+/* The unbiased binary exponent floor(log2 |v|) of a nonzero finite fp32 value (subnormals: -127). */
+static inline int32_t ptx_texm_exponent(float v) {
+  return (int32_t)((__builtin_bit_cast(uint32_t, v) >> 23) & 0xffu) - 127;
+}
+
+/* Linear filtering of half texels: every texel of nonzero weight is first truncated (toward zero)
+ * to a multiple of 2^(e - 14), e the largest exponent among them (the largest texel keeps its 11
+ * significant bits and 3 more), the weighted sum is formed exactly and rounded half up to half
+ * precision (11 significant bits). H200, tex_weights2_probe h16 (2D 7x5, texels in [0, 10),
+ * one of 2^-6): 2048 of 2048 on seeds 1 and 2 (fitted on 1); without the truncation 2032 / 2043,
+ * with 2^(e - 13) or 2^(e - 15) 2031 / 2040 (seed 1), rounding half to even 2042 / 2044.
+ * Negative texels, overflow and mip blends are not measured (the sign is kept, the magnitude
+ * rounded). */
+static inline float ptx_texm_half_align(float v, int32_t emax) {
+  float step = __builtin_ldexpf(1.0f, emax - 14);
+  return __builtin_truncf(v / step) * step; /* exact: step is a power of two */
+}
+static inline float ptx_texm_round_half(double acc, uint32_t shift) {
+  double q = acc * __builtin_ldexp(1.0, -(int)shift);
+  double m = __builtin_fabs(q);
+  if (!(m > 0.0)) return (float)q;
+  int32_t e = (int32_t)((__builtin_bit_cast(uint64_t, m) >> 52) & 0x7ffu) - 1023;
+  if (e < -14) e = -14; /* half subnormals: ulp 2^-24 */
+  double ulp = __builtin_ldexp(1.0, e - 10);
+  double r = __builtin_floor(m / ulp + 0.5) * ulp;
+  return (float)(q < 0.0 ? -r : r);
 }
 
 /* x in fixed point with 8 fractional bits, truncated, limited to +-2^20. */
@@ -214,15 +271,19 @@ static inline float ptx_texm_trunc9(float x) {
   return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, x) & 0x7fffc000u);
 }
 
-/* The length of a derivative vector (texels): max + 11/32 (sum of the others) of its
- * components' magnitudes, each truncated to 9 mantissa bits (tex_fit_probe gvec: the best of
+/* The length of a derivative vector (texels): max + 11/32 mid + 1/4 min of its components'
+ * magnitudes, each truncated to 9 mantissa bits. 2D (min = 0): tex_fit_probe gvec, the best of
  * the forms tried; 225 of 2052 bisection thresholds are still off, where the H200's length is
- * slightly larger; three components are not measured). */
+ * slightly larger. 3D: tex_weights2_probe g3 (tex3DGrad, 16^3), fitted on seed 1's samples
+ * whose dx and dy differ in length by 3x or more (so the longer vector alone sets the LOD): 473
+ * of 480 with 1/4 on min, 294 / 293 with 15/64 / 17/64, 136 with 11/32 (the form before); all of g3
+ * (pairs included): 1649 / 1678 of 2048 on seeds 1 / 2, was 908 / 929. */
 static inline double ptx_texm_grad_length(float a, float b, float c) {
   float x = ptx_texm_trunc9(a), y = ptx_texm_trunc9(b), z = ptx_texm_trunc9(c);
   float mx = __builtin_fmaxf(x, __builtin_fmaxf(y, z));
-  double rest = (double)x + (double)y + (double)z - (double)mx;
-  return (double)mx + rest * (11.0 / 32.0);
+  float mn = __builtin_fminf(x, __builtin_fminf(y, z));
+  double mid = (double)x + (double)y + (double)z - (double)mx - (double)mn;
+  return (double)mx + mid * (11.0 / 32.0) + (double)mn * 0.25;
 }
 
 /* The LOD (8 fractional bits) of the derivative vectors dx, dy (lengths in texels): log2 of the

@@ -7,7 +7,8 @@
 // kernel's target; the attributor re-infers), its module flags are dropped
 // (the code object version is ours), and only what is referenced is linked.
 // Linked devlib functions become internal and always_inline, so the
-// optimiser inlines and drops them. A wave64 module with both pack and pad kernels links pack for
+// optimiser inlines and drops them (except the tensor-core and texture models,
+// which stay calls: see below). A wave64 module with both pack and pad kernels links pack for
 // everything and, for pad kernels, clones every function reachable from
 // them (suffix `.ptx2amd.pad`) and binds those clones to a renamed copy of
 // the pad variant; an indirect call on the pad side compares the callee
@@ -254,9 +255,13 @@ llvm::Error linkDeviceLibrary(llvm::Module &m, const PolicyMap &policies, const 
     // constants (barrier ids, shuffle masks): always inline them, so calls
     // cost nothing, dead paths (software barriers for bar.sync 0) vanish and
     // their LDS is only allocated in kernels that really use it.
-    // Exception: the tensor-core accumulation model (__ptx_tc_*, tensor.c) is
-    // large, called once per mma element and k-step, and stays a call.
-    if (f.getName().starts_with("__ptx_tc_")) {
+    // Exceptions: the tensor-core accumulation model (__ptx_tc_*, tensor.c) is
+    // large, called once per mma element and k-step, and stays a call; so do the
+    // texture samplers (__ptx_tex*, texture.c: the whole filter footprint, called
+    // once per tex instruction and destination component; inlined, a module with
+    // 8 tex instructions took 3-4 s of codegen per target, the targets sample of
+    // tex_layered_cube ~384 s under load).
+    if (f.getName().starts_with("__ptx_tc_") || f.getName().starts_with("__ptx_tex")) {
       f.addFnAttr(llvm::Attribute::NoInline);
       continue;
     }

@@ -9,8 +9,8 @@
 // CU_TRSF_READ_AS_INTEGER is set; 32-bit integers are never promoted (CUDA's documented rule).
 // Copies with array endpoints (cuMemcpy2D / 3D, the 1D cuMemcpy{H,D,A}to{A,H,D} forms with
 // byte offsets) resolve in the core (runtime::resolveCopy) and run as one Stream::copy3D.
-// CUmipmappedArray is the core's runtime::MipmappedArray (one core array per level). Layered /
-// cube-map mipmapped arrays are refused (CUDA_ERROR_NOT_SUPPORTED). A CUDA_RESOURCE_VIEW_DESC
+// CUmipmappedArray is the core's runtime::MipmappedArray (one core array per level; layered /
+// cube-map levels keep all their layers). A CUDA_RESOURCE_VIEW_DESC
 // becomes the core's runtime::ResourceView (its format decides what is promoted).
 //
 //===----------------------------------------------------------------------===//

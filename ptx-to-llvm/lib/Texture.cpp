@@ -5,8 +5,8 @@
 // fills. tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} becomes one devlib
 // __ptx_tex call per destination component (the devlib ABI returns scalars),
 // tex.{a1d,a2d} __ptx_tex_layered, tex.{cube,acube} __ptx_tex_cube, .level /
-// .grad of 1d/2d/3d __ptx_tex_lod / __ptx_tex_grad (of arrays and cubes:
-// level 0, the runtime makes no mipmapped arrays or cubes);
+// .grad of 1d/2d/3d __ptx_tex_lod / __ptx_tex_grad, of arrays
+// __ptx_tex_layered_{lod,grad}, of cubes __ptx_tex_cube_{lod,grad};
 // the sampling (address modes, point / 9-bit-weight linear filtering, read
 // modes) is in devlib texture.c. suld.b / sust.b compute the element address
 // with __ptx_surf_addr (bounds per .trap/.clamp/.zero; address 0 means the
@@ -57,9 +57,8 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
   if (in.has(Mod::A2d)) dims = 2;
   if (!dims && !cube) return fc.unsupported(in, "only 1d/2d/3d, a1d/a2d and cube/acube geometries");
   if (in.has(Mod::Base)) return fc.unsupported(in, "tex.base (mipmap base level)");
-  // Explicit LOD / gradients: __ptx_tex_lod / __ptx_tex_grad on 1d/2d/3d (mipmapped or not);
-  // on arrays and cubes level 0, the only one the runtime makes for them (it refuses layered
-  // and cubemap mipmapped arrays).
+  // Explicit LOD / gradients (mipmapped or not): __ptx_tex_lod / __ptx_tex_grad on 1d/2d/3d,
+  // __ptx_tex_layered_{lod,grad} on a1d/a2d, __ptx_tex_cube_{lod,grad} on cube/acube.
   size_t want = in.has(Mod::Level) ? 3 : in.has(Mod::Grad) ? 4 : 2;
   ptx::Type dt = in.type(0), ct = in.type(1);
   bool floatRes = dt == ptx::Type::F32;
@@ -79,11 +78,12 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
   for (unsigned k = 0; k < ncoord; ++k) co[k] = fc.coerce(fc.read(c->elems[first + k], ct), fc.i32());
   // tex.grad: dPdx, dPdy (a scalar for 1d, a vector otherwise), float bits, unused 0.
   Value *grad[2][3] = {{b.getInt32(0), b.getInt32(0), b.getInt32(0)}, {b.getInt32(0), b.getInt32(0), b.getInt32(0)}};
-  if (in.has(Mod::Grad) && !layered && !cube)
+  unsigned gradDims = cube ? 3 : dims;
+  if (in.has(Mod::Grad))
     for (unsigned g = 0; g < 2; ++g) {
       const ptx::Operand &o = ops[2 + g];
       if (o.kind == ptx::Operand::Kind::Vec) {
-        for (unsigned k = 0; k < dims && k < o.elems.size(); ++k)
+        for (unsigned k = 0; k < gradDims && k < o.elems.size(); ++k)
           grad[g][k] = fc.coerce(fc.read(o.elems[k], ptx::Type::F32), fc.i32());
       } else {
         grad[g][0] = fc.coerce(fc.read(o, ptx::Type::F32), fc.i32());
@@ -92,16 +92,32 @@ static bool tex(FnCtx &fc, const ptx::Instruction &in) {
   for (unsigned i = 0; i < 4; ++i) {
     if (ops[0].elems[i].kind == ptx::Operand::Kind::Sink) continue;
     Value *r;
-    if (cube)
+    Value *lod = in.has(Mod::Level) ? fc.coerce(fc.read(ops[2], ptx::Type::F32), fc.i32()) : nullptr;
+    if (cube && lod)
+      r = fc.call("__ptx_tex_cube_lod", fc.i32(),
+                  {hv, layer, co[0], co[1], co[2], lod, b.getInt32(floatRes), b.getInt32(i)});
+    else if (cube && in.has(Mod::Grad))
+      r = fc.call("__ptx_tex_cube_grad", fc.i32(),
+                  {hv, layer, co[0], co[1], co[2], grad[0][0], grad[0][1], grad[0][2], grad[1][0], grad[1][1],
+                   grad[1][2], b.getInt32(floatRes), b.getInt32(i)});
+    else if (cube)
       r = fc.call("__ptx_tex_cube", fc.i32(), {hv, layer, co[0], co[1], co[2], b.getInt32(floatRes), b.getInt32(i)});
+    else if (layered && lod)
+      r = fc.call("__ptx_tex_layered_lod", fc.i32(),
+                  {hv, b.getInt32(dims), layer, co[0], co[1], lod, b.getInt32(ct == ptx::Type::F32),
+                   b.getInt32(floatRes), b.getInt32(i)});
+    else if (layered && in.has(Mod::Grad))
+      r = fc.call("__ptx_tex_layered_grad", fc.i32(),
+                  {hv, b.getInt32(dims), layer, co[0], co[1], grad[0][0], grad[0][1], grad[1][0], grad[1][1],
+                   b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes), b.getInt32(i)});
     else if (layered)
       r = fc.call("__ptx_tex_layered", fc.i32(),
                   {hv, b.getInt32(dims), layer, co[0], co[1], b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes),
                    b.getInt32(i)});
-    else if (in.has(Mod::Level))
+    else if (lod)
       r = fc.call("__ptx_tex_lod", fc.i32(),
-                  {hv, b.getInt32(dims), co[0], co[1], co[2], fc.coerce(fc.read(ops[2], ptx::Type::F32), fc.i32()),
-                   b.getInt32(ct == ptx::Type::F32), b.getInt32(floatRes), b.getInt32(i)});
+                  {hv, b.getInt32(dims), co[0], co[1], co[2], lod, b.getInt32(ct == ptx::Type::F32),
+                   b.getInt32(floatRes), b.getInt32(i)});
     else if (in.has(Mod::Grad))
       r = fc.call("__ptx_tex_grad", fc.i32(),
                   {hv, b.getInt32(dims), co[0], co[1], co[2], grad[0][0], grad[0][1], grad[0][2], grad[1][0],

@@ -100,9 +100,10 @@ llvm::Error Context::destroyArray(const void *Handle) {
 // ---- mipmapped arrays ------------------------------------------------------------------
 llvm::Expected<MipmappedArray *> Context::createMipmappedArray(const ArrayDesc &D, unsigned NumLevels) {
   if (D.width == 0) return makeError(Errc::InvalidValue, "a mipmapped array of width 0");
-  if (D.flags & (ArrayLayered | ArrayCubemap))
-    return makeError(Errc::NotSupported, "unsupported CUDA feature: layered / cubemap mipmapped arrays");
-  uint64_t Big = std::max({D.width, D.height, D.depth});
+  // Layered and cube-map levels keep every layer (depth = the layer count, 6 per cube); only
+  // width and height shrink.
+  bool Layers = D.flags & (ArrayLayered | ArrayCubemap);
+  uint64_t Big = std::max({D.width, D.height, Layers ? uint64_t(0) : D.depth});
   unsigned Full = 1;
   while ((Big >> Full) > 0) ++Full;
   if (NumLevels == 0 || NumLevels > Full) NumLevels = Full;
@@ -114,7 +115,7 @@ llvm::Expected<MipmappedArray *> Context::createMipmappedArray(const ArrayDesc &
   for (unsigned L = 0; L < NumLevels; ++L) {
     auto Dim = [&](uint64_t N) { return N ? std::max<uint64_t>(N >> L, 1) : 0; };
     ArrayDesc LD = D;
-    LD.width = Dim(D.width), LD.height = Dim(D.height), LD.depth = Dim(D.depth);
+    LD.width = Dim(D.width), LD.height = Dim(D.height), LD.depth = Layers ? D.depth : Dim(D.depth);
     auto A = createArray(LD);
     if (!A) {
       Release();
@@ -122,7 +123,7 @@ llvm::Expected<MipmappedArray *> Context::createMipmappedArray(const ArrayDesc &
     }
     M->levels.push_back(*A);
     Table[L] = ptx_tex_level{(*A)->base, (*A)->pitch, uint32_t(LD.width), uint32_t((*A)->rowsPerSlice()),
-                             uint32_t((*A)->slices()), 0};
+                             Layers ? 1u : uint32_t((*A)->slices()), 0}; // layers: as describeArray
   }
   uint64_t Bytes = Table.size() * sizeof(ptx_tex_level);
   auto Addr = allocate(Bytes, MemoryKind::Device);

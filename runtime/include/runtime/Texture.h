@@ -18,9 +18,8 @@
 // reads convert the x, y, z channels of 8-bit unsigned normalized reads to
 // linear (the device library's srgb_to_linear).
 // What that descriptor cannot represent exactly is refused with NotSupported
-// and a message naming the feature (layered / cubemap mipmapped arrays,
-// block-compressed views, 3-channel formats, seamless cube filtering, sparse / deferred-mapping /
-// colour-attachment arrays), never approximated. Combinations CUDA rejects
+// and a message naming the feature (block-compressed views, 3-channel formats,
+// seamless cube filtering, sparse / deferred-mapping / colour-attachment arrays), never approximated. Combinations CUDA rejects
 // get its codes (linear filtering of integer reads: InvalidFilterSetting;
 // promoted reads of 32-bit integers: InvalidNormSetting).
 //

@@ -4,7 +4,7 @@ compares its stdout with the H200's, line by line (the probes print one line per
 
   run_probe.py --nvcc NVCC --shim-dir DIR --probes tests/golden/probes --work DIR --prog NAME
                --arch gfx1100|gfx90a [--policy pack|pad] [--generator "gen_NAME.py [OPTIONS]"]
-               [--max-diff GROUP=N ...]
+               [--max-diff GROUP=N ...] [--golden NAME --arg ARG ...]
 
 With --generator the probe's .cu is generated into the work folder first (the committed golden's
 meta records the sha256 of the generated source, so a generator change makes the golden stale,
@@ -33,6 +33,9 @@ def main():
     ap.add_argument("--nvcc-flags", default="-O2 -std=c++17")
     ap.add_argument("--max-diff", action="append", default=[], metavar="GROUP=N")
     ap.add_argument("--info", action="append", default=[], metavar="PREFIX")
+    ap.add_argument("--golden", help="the golden's name (<golden>.meta / .stdout[.zst]; default: the probe's)")
+    ap.add_argument("--arg", action="append", default=[], help="an argument of the probe (the golden's meta "
+                    "must record the same 'args')")
     a = ap.parse_args()
     work = os.path.join(a.work, "%s.%s.%s" % (a.prog, a.arch, a.policy))  # one per test: they run in parallel
     os.makedirs(work, exist_ok=True)
@@ -43,7 +46,11 @@ def main():
         src = os.path.join(work, a.prog + ".cu")
     else:
         src = os.path.join(a.probes, a.prog + ".cu")
-    meta = dict(l.split(" ", 1) for l in open(os.path.join(a.probes, a.prog + ".meta")).read().splitlines() if " " in l)
+    gname = a.golden or a.prog
+    meta = dict(l.split(" ", 1) for l in open(os.path.join(a.probes, gname + ".meta")).read().splitlines() if " " in l)
+    if meta.get("args", "").strip() != " ".join(a.arg):
+        print("golden recorded with arguments '%s', not '%s'\nRESULT FAIL" % (meta.get("args", "").strip(), " ".join(a.arg)))
+        return 1
     sha = hashlib.sha256(open(src, "rb").read()).hexdigest()
     if meta.get("source_sha256", "").strip() != sha:
         print("golden stale: the probe source changed since the H200 recorded it\nRESULT FAIL")
@@ -51,9 +58,9 @@ def main():
     if meta.get("exit_status", "").strip() != "0":
         print("golden not valid (the H200 run failed)\nRESULT FAIL")
         return 1
-    gz = os.path.join(a.probes, a.prog + ".stdout.zst")
+    gz = os.path.join(a.probes, gname + ".stdout.zst")
     golden = (subprocess.run(["zstd", "-dc", gz], check=True, capture_output=True, text=True).stdout
-              if os.path.exists(gz) else open(os.path.join(a.probes, a.prog + ".stdout")).read())
+              if os.path.exists(gz) else open(os.path.join(a.probes, gname + ".stdout")).read())
     exe = os.path.join(work, a.prog)
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
         cmd = [a.nvcc, "-cudart", "shared", "-gencode", "arch=compute_90,code=compute_90"] + a.nvcc_flags.split() + \
@@ -63,7 +70,7 @@ def main():
             print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, "RESULT FAIL", sep="\n")
             return 1
     env = dict(os.environ, LD_LIBRARY_PATH=a.shim_dir, PTX2AMD_ARCH=a.arch, PTX2AMD_WARP_POLICY=a.policy)
-    r = subprocess.run([exe], capture_output=True, text=True, env=env, timeout=900)
+    r = subprocess.run([exe] + a.arg, capture_output=True, text=True, env=env, timeout=900)
     sys.stderr.write(r.stderr[-3000:])
     g, o = golden.splitlines(), r.stdout.splitlines()
     allowed = {k: int(v) for k, v in (m.split("=", 1) for m in a.max_diff)}
