@@ -297,10 +297,14 @@ llvm::Error describeResource(const Context &Ctx, const ResourceDesc &R, ptx_tex_
 // layers (0 and 0 without layers). Violations are InvalidValue. The view's first level becomes
 // level 0 (so the LOD clamps count from it) and its first layer layer 0. A layered cube map's view
 // must select whole cubes (firstLayer a multiple of 6, lastLayer + 1 too): an assumption, the
-// H200's answer for other ranges is not recorded.
+// H200's answer for other ranges is not recorded. The H200 (tests/golden/probes/tex_view_probe)
+// refuses a view of format None whatever its extent and layers, and accepts a layer range past
+// the last layer, reading zeros from the missing layers; we refuse that range (InvalidValue)
+// rather than describe memory the array does not have.
 llvm::Error applyView(const ResourceDesc &R, const ResourceView &V, ptx_tex_desc &T, ChannelFormat &F) {
   if (R.kind != ResourceKind::Array && R.kind != ResourceKind::MipmappedArray)
     return makeError(Errc::InvalidValue, "resource views need a CUDA array or mipmapped array resource");
+  if (V.format == 0) return makeError(Errc::InvalidValue, "a resource view needs a format (it is None)");
   auto VF = viewFormat(V.format);
   if (!VF) return VF.takeError();
   if (*VF) {

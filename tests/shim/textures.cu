@@ -358,7 +358,10 @@ int main() {
       EXPECT(vq.format == cudaResViewFormatSignedChar1 && vq.width == W && vq.height == H && vq.depth == 0 &&
                  vq.firstLayer == 0 && vq.lastLayer == 0,
              "resource view queried back");
-      EXPECT(cudaGetTextureObjectResourceViewDesc(&vq, st) == cudaErrorInvalidValue, "view query without a view");
+      // The query of an object created without a view succeeds on the H200. Its fields are zeros
+      // when no view of the array exists yet (tests/golden/probes/tex_view_probe), but here the H200
+      // returned vt's view (SignedChar1 24x10), an object created after st: not modelled, not checked.
+      EXPECT(cudaGetTextureObjectResourceViewDesc(&vq, st) == cudaSuccess, "view query without a view");
       cudaGetLastError();
       if (vt) khalf<<<H, W>>>(vt, df);
       of = fromDevice(df, W * H);
@@ -547,6 +550,9 @@ int main() {
       cudaResourceViewDesc view{};
       view.width = 8, view.height = 8, view.depth = 3, view.firstLayer = 1, view.lastLayer = 2;
       cudaTextureObject_t lt = 0;
+      EXPECT(cudaCreateTextureObject(&lt, &rd, &td, &view) == cudaErrorInvalidValue, "layer view of format None");
+      cudaGetLastError();
+      view.format = cudaResViewFormatFloat1;  // the H200 needs a format and the array's whole depth
       EXPECT(cudaCreateTextureObject(&lt, &rd, &td, &view) == cudaSuccess, "layer view created");
       float* d;
       CHECK(cudaMalloc(&d, 64 * sizeof(float)));
@@ -555,9 +561,11 @@ int main() {
         auto o = fromDevice(d, 64);
         for (int i = 0; i < 64; ++i) EXPECT(o[i] == lv[(l + 1) * 64 + i], "layer view %d texel %d", l, i);
       }
-      view.lastLayer = 3;
+      // (a view past the last layer: the H200 accepts it and reads zeros from the missing layer;
+      // ptx2amd refuses it -- not checked here, see runtime/lib/Texture.cpp applyView)
+      view.depth = 2;
       cudaTextureObject_t bt = 0;
-      EXPECT(cudaCreateTextureObject(&bt, &rd, &td, &view) == cudaErrorInvalidValue, "layer view past the last layer");
+      EXPECT(cudaCreateTextureObject(&bt, &rd, &td, &view) == cudaErrorInvalidValue, "layer view of another depth");
       cudaGetLastError();
       if (lt) CHECK(cudaDestroyTextureObject(lt));
       cudaFree(d);
