@@ -95,6 +95,13 @@ expect "'.' is a directory (in 'buf:u32:4:file:.')" "${run[@]}" --arg u32:1 --ar
 expect "'fifo' is empty (a FIFO with no writer)" "${run[@]}" --arg u32:1 --arg buf:u32:4:file:fifo
 expect "'fifo' is empty (a FIFO with no writer)" "$I" k.ptx --kernel k --grid 1 --block 1 --arg u32:1 --arg buf:u32:4:file:fifo
 expect "Permission denied (in 'buf:u32:4:file:unreadable.ptx')" "${asuser[@]}" "${run[@]}" --arg u32:1 --arg buf:u32:4:file:unreadable.ptx
+# ... and still gives a buffer the file's first bytes (the rest zero), from a
+# short regular file and from an endless stream.
+printf 'abcdefgh' > eight.bin
+for spec in "buf:u8:12:file:eight.bin|buf0: 97 98 99 100 101 102 103 104 0 0 0 0" "buf:u8:4:file:/dev/zero|buf0: 0 0 0 0"; do
+  got=$(timeout 20 "${run[@]}" --arg u32:1 --arg "${spec%%|*}" --dump buf0 2> err.txt)
+  if [ "$got" != "${spec#*|}" ]; then echo "FAIL: ${spec%%|*} -> '$got' $(head -c 200 err.txt)"; fail=1; else echo "ok   ${spec%%|*}: $got"; fi
+done
 # A failed --dump-file write used to be ignored (exit 0, buffer lost).
 expect "cannot write '/dev/full'" "${run[@]}" --arg u32:1 --arg buf:u32:4:zero --dump-file buf0:/dev/full
 # stdout on a full device: the listing / dump / help text is lost, so the tool fails.
