@@ -28,4 +28,9 @@ inline constexpr uint64_t MaxBinaryInputBytes = uint64_t(4) << 30;
 bool readInputFile(const std::string &Path, std::string &Out, std::string &Err,
                    uint64_t MaxBytes = MaxInputBytes);
 
+/// Like readInputFile, but reads at most MaxBytes and stops there without an
+/// error (a longer file or an endless stream gives its first MaxBytes). An
+/// empty regular file is an empty prefix; a FIFO with no writer is an error.
+bool readInputPrefix(const std::string &Path, std::string &Out, std::string &Err, uint64_t MaxBytes);
+
 } // namespace ptx2amd::tools

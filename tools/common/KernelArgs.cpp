@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelArgs.h"
+#include "InputFile.h"
 
 #include "support/Error.h"
 
@@ -20,7 +21,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
 
 namespace ptx2amd::tools {
@@ -164,9 +164,13 @@ llvm::Expected<KernelArg> parseKernelArg(const std::string &Spec) {
   } else if (Init == "file") {
     if (Parts.size() < 5) return bad("file in '" + Spec + "' needs a path (file:PATH)");
     // The first count * elemBytes bytes of the file (fewer: the rest stays zero).
-    std::ifstream In(Parts[4], std::ios::binary);
-    if (!In) return bad("cannot read '" + Parts[4] + "'");
-    In.read(reinterpret_cast<char *>(A.bytes.data()), std::streamsize(A.bytes.size()));
+    // Read like the tools' inputs (InputFile.h): a directory, a FIFO nobody
+    // writes to or an unreadable file is an error naming the path, not a
+    // silently zero buffer or a hang.
+    std::string Bytes, Err;
+    if (!readInputPrefix(Parts[4], Bytes, Err, A.bytes.size()))
+      return bad(Err + " (in '" + Spec + "')");
+    if (!Bytes.empty()) memcpy(A.bytes.data(), Bytes.data(), Bytes.size());
   } else {
     return bad("unknown buffer initialiser '" + Init + "' in '" + Spec + "'");
   }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
 #include "KernelArgs.h"
+#include "StdoutStatus.h"
 #include "emu/Emu.h"
 #include "isa-emu/IsaEmu.h"
 #include "ptxjit/Lowering.h"
@@ -54,7 +55,7 @@ void printDiagnostics(const std::vector<support::Diagnostic> &Diags, const std::
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   std::string File, Kernel, GridSpec, BlockSpec;
   uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   unsigned DynLds = 0;
@@ -268,3 +269,7 @@ int main(int argc, char **argv) {
   }
   return Rc;
 }
+
+// A failed write to stdout (--help, --version or the tool's listing on a full
+// disk) is a failure too (tools/common/StdoutStatus.h).
+int main(int argc, char **argv) { return ptx2amd::tools::finishStdout("isa-emu-run", runTool(argc, argv), 1); }

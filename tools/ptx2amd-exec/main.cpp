@@ -25,12 +25,15 @@
 // probe then happens in the program, under the preload).
 //
 //===----------------------------------------------------------------------===//
+#include "StdoutStatus.h"
 #include "runtime/Backend.h"
 #include "support/CommandLine.h"
 #include "support/Error.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -100,9 +103,26 @@ std::string setupVgpu(const std::string &Target, const char *Argv0) {
   return {};
 }
 
+// Why execvp(Program) failed, in the terms of what Program is: execve says
+// EACCES for a directory or a FIFO and ENOENT for a name not found in PATH.
+std::string whyNotRun(const std::string &Program, int Errno) {
+  if (Program.find('/') == std::string::npos) {
+    if (Errno != ENOENT) return strerror(Errno);
+    std::string Why = "not found in PATH";
+    if (access(Program.c_str(), F_OK) == 0) Why += " (a file in the current directory is run as ./" + Program + ")";
+    return Why;
+  }
+  struct stat St;
+  if (stat(Program.c_str(), &St) == 0) {
+    if (S_ISDIR(St.st_mode)) return "it is a directory";
+    if (!S_ISREG(St.st_mode)) return "it is not a regular file";
+  }
+  return strerror(Errno);
+}
+
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   std::string Device = envOr("PTX2AMD_DEVICE", "auto"), Arch = envOr("PTX2AMD_ARCH", ""),
               Policy = envOr("PTX2AMD_WARP_POLICY", ""), CacheDir = envOr("PTX2AMD_CACHE_DIR", ""), Vgpu;
   std::vector<std::string> Command;
@@ -180,6 +200,11 @@ int main(int argc, char **argv) {
   for (std::string &A : Command) Argv.push_back(A.data());
   Argv.push_back(nullptr);
   execvp(Argv[0], Argv.data());
-  fprintf(stderr, "ptx2amd-exec: cannot run '%s': %s\n", Argv[0], strerror(errno));
+  const int ExecErrno = errno;
+  fprintf(stderr, "ptx2amd-exec: cannot run '%s': %s\n", Argv[0], whyNotRun(Command[0], ExecErrno).c_str());
   return 127;
 }
+
+// A failed write to stdout (--help, --version or the tool's listing on a full
+// disk) is a failure too (tools/common/StdoutStatus.h).
+int main(int argc, char **argv) { return ptx2amd::tools::finishStdout("ptx2amd-exec", runTool(argc, argv), 2); }

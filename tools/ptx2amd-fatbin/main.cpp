@@ -16,9 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
+#include "StdoutStatus.h"
+#include "ptxjit.h"
 #include "amdgpulower/Lower.h"
 #include "fatbin/Fatbin.h"
-#include "ptxjit.h"
 #include "runtime/BundleLookup.h"
 #include "runtime/CacheOptions.h"
 #include "support/CommandLine.h"
@@ -49,7 +50,7 @@ bool endsWith(const std::string &S, const char *Suf) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   std::string In, Emit;
   std::vector<std::string> Inputs;
   unsigned SM = 90;
@@ -196,3 +197,7 @@ int main(int argc, char **argv) {
   ptxjit_context_destroy(Ctx);
   return Status;
 }
+
+// A failed write to stdout (--help, --version or the tool's listing on a full
+// disk) is a failure too (tools/common/StdoutStatus.h).
+int main(int argc, char **argv) { return ptx2amd::tools::finishStdout("ptx2amd-fatbin", runTool(argc, argv), 1); }

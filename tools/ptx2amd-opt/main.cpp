@@ -8,6 +8,8 @@
 // Used by the per-pass lit tests (tests/lit/amdgpu-lower/passes/).
 //
 //===----------------------------------------------------------------------===//
+#include "InputFile.h"
+#include "StdoutStatus.h"
 #include "amdgpulower/NewPM.h"
 #include "support/CommandLine.h"
 #include "support/Error.h"
@@ -17,12 +19,13 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   support::cl::CommonOptions common;
   std::string passes;
   bool warnWarpSize = false;
@@ -44,9 +47,13 @@ int main(int argc, char **argv) {
   if (inputs.size() != 1) return die("exactly one input file expected");
   if (passes.empty()) return die("no -passes given");
 
+  // Read like every tool's input (tools/common/InputFile.h): a directory, a FIFO
+  // without a writer or /dev/zero is a message, not a hang.
+  std::string bytes, readErr;
+  if (!ptx2amd::tools::readInputFile(inputs[0], bytes, readErr)) return die(readErr);
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic err;
-  std::unique_ptr<llvm::Module> m = llvm::parseIRFile(inputs[0], err, ctx);
+  std::unique_ptr<llvm::Module> m = llvm::parseIR(llvm::MemoryBufferRef(bytes, inputs[0]), err, ctx);
   if (!m) {
     std::fputs(support::render({support::Severity::Error, inputs[0], unsigned(std::max(0, err.getLineNo())),
                                 unsigned(std::max(0, err.getColumnNo() + 1)), err.getMessage().str()})
@@ -92,3 +99,7 @@ int main(int argc, char **argv) {
   if (llvm::Error e = support::writeOutputFile(common.output, text)) return die(llvm::toString(std::move(e)));
   return 0;
 }
+
+// A failed write to stdout (--help, --version or the tool's listing on a full
+// disk) is a failure too (tools/common/StdoutStatus.h).
+int main(int argc, char **argv) { return ptx2amd::tools::finishStdout("ptx2amd-opt", runTool(argc, argv), 1); }

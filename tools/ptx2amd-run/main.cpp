@@ -11,11 +11,13 @@
 //===----------------------------------------------------------------------===//
 #include "InputFile.h"
 #include "KernelArgs.h"
+#include "StdoutStatus.h"
 #include "emu/Emu.h"
 #include "ptxjit/Link.h"
 #include "ptxjit/Lowering.h"
 #include "support/CommandLine.h"
 #include "support/Error.h"
+#include "support/OutputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,7 +26,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,7 @@ emu::Dim3 parseDim(const std::string &S) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   std::string File, Kernel, Grid, Block;
   emu::LaunchConfig Cfg;
   std::vector<std::string> Inputs, ArgSpecs, Dumps, DumpFiles;
@@ -208,9 +209,10 @@ int main(int argc, char **argv) {
     Buffer &B = findBuf(*D);
     std::vector<uint8_t> Host(B.count * B.elem);
     if (auto E = (*Dev)->copyFromDevice(Host.data(), B.addr, Host.size())) die(llvm::toString(std::move(E)));
-    std::ofstream Out(D->path, std::ios::binary);
-    Out.write(reinterpret_cast<const char *>(Host.data()), std::streamsize(Host.size()));
-    if (!Out) die("cannot write '" + D->path + "'");
+    // All-or-nothing, and a failed write (a full disk, /dev/full) is an error, not a lost buffer.
+    if (llvm::Error E = support::writeOutputFile(
+            D->path, std::string_view(reinterpret_cast<const char *>(Host.data()), Host.size())))
+      die(llvm::toString(std::move(E)));
   }
   if (Counters) {
     auto C = (*Dev)->counters(Kernel);
@@ -218,3 +220,7 @@ int main(int argc, char **argv) {
   }
   return 0;
 }
+
+// A failed write to stdout (--help, --version or the tool's listing on a full
+// disk) is a failure too (tools/common/StdoutStatus.h).
+int main(int argc, char **argv) { return ptx2amd::tools::finishStdout("ptx2amd-run", runTool(argc, argv), 1); }

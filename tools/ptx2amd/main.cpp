@@ -16,9 +16,10 @@
 #include "InputFile.h"
 #include "Options.h"
 #include "ProcessAllocator.h"
+#include "StdoutStatus.h"
+#include "ptxjit.h"
 #include "ptx/Parser.h"
 #include "ptx2amd/Version.h"
-#include "ptxjit.h"
 #include "support/Diagnostic.h"
 #include "support/ExitStatus.h"
 #include "support/OutputFile.h"
@@ -225,7 +226,7 @@ int runTranslation(const ptx2amd::Options &opts, const std::vector<Input> &input
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   ptx2amd::Options opts;
   if (llvm::Error e = ptx2amd::parseOptions(argc, argv, opts)) {
     std::fprintf(stderr, "ptx2amd: error: %s\n", llvm::toString(std::move(e)).c_str());
@@ -270,3 +271,7 @@ int main(int argc, char **argv) {
   for (const Input &i : inputs) rc = support::worseExitStatus(rc, ExitStatus(runInputAction(opts, i.name, i.text)));
   return support::exitCode(rc);
 }
+
+// A failed write to stdout (--help, --version or the tool's listing on a full
+// disk) is a failure too (tools/common/StdoutStatus.h).
+int main(int argc, char **argv) { return ptx2amd::tools::finishStdout("ptx2amd", runTool(argc, argv), 4); }
