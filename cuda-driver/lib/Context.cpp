@@ -265,8 +265,9 @@ CUresult cuCtxGetId(CUcontext Ctx, unsigned long long *Id) {
 // ---- peer access ------------------------------------------------------------------
 // Every device is its backend's only one, so no two devices (nor a device and itself, as on
 // CUDA) can access each other's memory: the query answers 0, enabling access to another
-// context is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (to the current context itself:
-// CUDA_ERROR_INVALID_CONTEXT, as documented), disabling CUDA_ERROR_PEER_ACCESS_NOT_ENABLED.
+// context is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (also to the current context itself: the H200's
+// answer, session 9, where the documentation says INVALID_CONTEXT), disabling
+// CUDA_ERROR_PEER_ACCESS_NOT_ENABLED.
 CUresult cuDeviceCanAccessPeer(int *Can, CUdevice Dev, CUdevice Peer) {
   if (!Can) return CUDA_ERROR_INVALID_VALUE;
   runtime::Device *D;
@@ -279,7 +280,7 @@ CUresult cuCtxEnablePeerAccess(CUcontext Peer, unsigned int Flags) {
   DrvContext *Cur;
   if (CUresult R = currentContext(&Cur)) return R;
   auto *P = reinterpret_cast<DrvContext *>(Peer);
-  if (!P || !HandleTable::get().live<DrvContext>(P) || P == Cur) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!P || !HandleTable::get().live<DrvContext>(P)) return CUDA_ERROR_INVALID_CONTEXT;
   if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
   return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
 }

@@ -53,7 +53,9 @@ CUresult copyAsync(uint64_t Dst, uint64_t Src, size_t N, CUstream H, bool PerThr
   return fail(S->copy(Dst, Src, N), "cuMemcpyAsync");
 }
 
-// cuMemcpyPeer*: both contexts must be live (null is CUDA_ERROR_INVALID_CONTEXT); the copy is the
+// cuMemcpyPeer*: a null context is the current one (the H200's driver returns CUDA_SUCCESS and
+// copies for a null source or destination context, session 9); any other context must be live
+// (CUDA_ERROR_INVALID_CONTEXT; the H200's driver segfaults on a destroyed one); the copy is the
 // core's Context::copyPeer: synchronous (serialised with both contexts' work), on the per-thread
 // stream and waited for (_ptds), or queued on H (Async; _ptsz: null is the per-thread stream).
 CUresult copyPeer(CUdeviceptr Dst, CUcontext DstC, CUdeviceptr Src, CUcontext SrcC, size_t N, CUstream H,
@@ -61,7 +63,9 @@ CUresult copyPeer(CUdeviceptr Dst, CUcontext DstC, CUdeviceptr Src, CUcontext Sr
   auto *DC = reinterpret_cast<DrvContext *>(DstC), *SC = reinterpret_cast<DrvContext *>(SrcC);
   DrvContext *Cur;
   if (CUresult R = ctx(&Cur)) return R;
-  if (!DC || !SC || !HandleTable::get().live<DrvContext>(DC) || !HandleTable::get().live<DrvContext>(SC))
+  if (!DC) DC = Cur;
+  if (!SC) SC = Cur;
+  if (!HandleTable::get().live<DrvContext>(DC) || !HandleTable::get().live<DrvContext>(SC))
     return CUDA_ERROR_INVALID_CONTEXT;
   const char *Api = Async ? "cuMemcpyPeerAsync" : "cuMemcpyPeer";
   runtime::Stream *S = nullptr;
