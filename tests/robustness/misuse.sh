@@ -112,6 +112,13 @@ check 4 /dev/full "ptx2amd: error: cannot write standard output" "$P" --version
 check 1 /dev/full "ptx2amd-fatbin: error: cannot write standard output" "$F" --help
 check 1 /dev/full "ptx2amd-run: error: cannot write standard output" "$R" --help
 check 1 /dev/full "isa-emu-run: error: cannot write standard output" "$I" --help
+# An output that cannot be written is one message with one "error:" prefix (it used to read
+# "ptx2amd: error: DIR: error: cannot write 'DIR'", and a full stdout was reported three times).
+mkdir -p outdir
+check 4 out.txt "ptx2amd: error: cannot write 'outdir': Is a directory" "$P" --emit=ptx k.ptx -o outdir
+if [ "$(grep -c error err.txt)" != 1 ]; then echo "FAIL: -o outdir reported $(grep -c error err.txt) errors: $(cat err.txt)"; fail=1; fi
+check 4 /dev/full "ptx2amd: error: cannot write standard output: No space left on device" "$P" --emit=ptx k.ptx -o -
+if [ "$(wc -l < err.txt)" != 1 ]; then echo "FAIL: a full stdout reported $(wc -l < err.txt) times: $(cat err.txt)"; fail=1; fi
 # Every tool's --help: exit 0, its usage on stdout, nothing on stderr.
 helps=("$P" "$F" "$R" "$I")
 [ -n "$O" ] && helps+=("$O")

@@ -80,10 +80,7 @@ int runInputAction(const ptx2amd::Options &opts, const std::string &name, const 
   case ptx2amd::EmitKind::None:
     return 0;
   case ptx2amd::EmitKind::Ptx:
-    if (!writeOutput(opts.output, ptx::print(*r.module))) {
-      std::fprintf(stderr, "ptx2amd: error: cannot write '%s'\n", opts.output.c_str());
-      return kInternal;
-    }
+    if (!writeOutput(opts.output, ptx::print(*r.module))) return kInternal;
     return 0;
   default:
     std::fprintf(stderr, "ptx2amd: error: this --emit kind is not implemented yet (only --emit=ptx)\n");
