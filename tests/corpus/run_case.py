@@ -28,6 +28,8 @@ def child_cpu():
 
 
 def run(step, cmd, log_lines, timeout):
+    # PTX2AMD_TEST_TIMEOUT_SCALE: a PTX2AMD_SANITIZE build runs slower (tests/CMakeLists.txt).
+    timeout = timeout * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1"))
     t0 = time.monotonic()
     c0 = child_cpu()
     try:

@@ -86,12 +86,16 @@ def main():
     env["PTX2AMD_DEVICE"] = "emu"
     if a.policy:
         env["PTX2AMD_WARP_POLICY"] = a.policy
-    if a.preload:
-        env["LD_PRELOAD"] = a.preload
+    # PTX2AMD_TEST_PRELOAD: a PTX2AMD_SANITIZE build's libasan (tests/CMakeLists.txt); the program
+    # is not instrumented but loads our instrumented libcuda, so the runtime must come first.
+    preload = a.preload or os.environ.get("PTX2AMD_TEST_PRELOAD", "")
+    if preload:
+        env["LD_PRELOAD"] = preload
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1")
-    r = subprocess.run([exe, *a.args], cwd=work, env=env, capture_output=True, text=True, timeout=600)
-    if a.preload and re.search(r"ERROR: (Address|Leak)Sanitizer", r.stderr):
-        sys.stdout.write(r.stderr[-8000:] + f"\nsanitizer report ({a.preload} preloaded)\n")
+    r = subprocess.run([exe, *a.args], cwd=work, env=env, capture_output=True, text=True,
+                       timeout=600 * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1")))
+    if preload and re.search(r"ERROR: (Address|Leak)Sanitizer|SUMMARY: UndefinedBehaviorSanitizer", r.stderr):
+        sys.stdout.write(r.stderr[-8000:] + f"\nsanitizer report ({preload} preloaded)\n")
         return 1
     if a.self_check:
         lines = r.stdout.splitlines()

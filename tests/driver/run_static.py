@@ -87,9 +87,15 @@ def main():
     env["PTX2AMD_ARCH"] = a.arch
     env["PTX2AMD_WARP_POLICY"] = a.policy
     env["PTX2AMD_DEVICE"] = "emu"
+    # A PTX2AMD_SANITIZE build (tests/CMakeLists.txt): its libasan first in the uninstrumented
+    # program (a launcher, ptx2amd-exec, is instrumented and does this for the program itself).
+    sanitized = bool(os.environ.get("PTX2AMD_TEST_PRELOAD"))
+    if sanitized and not a.launcher:
+        env["LD_PRELOAD"] = os.environ["PTX2AMD_TEST_PRELOAD"]
+    timeout = a.timeout * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1"))
     try:
         run = [a.launcher, "--device=emu", "--arch=" + a.arch, "--", exe] if a.launcher else [exe]
-        r = subprocess.run(run + a.args, capture_output=True, text=True, env=env, timeout=a.timeout)
+        r = subprocess.run(run + a.args, capture_output=True, text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired:
         print("RESULT FAIL (timeout)")
         return 1
@@ -102,6 +108,9 @@ def main():
     else:
         want, why = None, "self-checking, no golden"
     ok = r.returncode == a.exit_code
+    if sanitized and re.search(r"ERROR: (Address|Leak)Sanitizer|SUMMARY: UndefinedBehaviorSanitizer", r.stderr):
+        print("sanitizer report on stderr")
+        ok = False
     if a.self_check:
         lines = r.stdout.splitlines()
         ok = ok and bool(lines) and lines[-1] == "PASS"

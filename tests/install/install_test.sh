@@ -19,11 +19,18 @@ echo "install: tree complete"
 ldd "$P/lib/ptx2amd/libcudart.so.13" | grep -q "libcuda.so.1 => $P/lib/ptx2amd/libcuda.so.1" ||
   { echo "installed libcudart.so.13 does not resolve libcuda.so.1 next to it"; ldd "$P/lib/ptx2amd/libcudart.so.13"; exit 1; }
 
+# A PTX2AMD_SANITIZE build (cmake/Sanitize.cmake sets PTX2AMD_TEST_PRELOAD): the installed
+# libraries are instrumented, so the clients are built with the same sanitizers (libptxjit.a's
+# objects call ASan's runtime; ASan must be the first library of a client of libptxjit.so).
+SAN=""
+if [ -n "${PTX2AMD_TEST_PRELOAD:-}" ]; then SAN="-fsanitize=address,undefined"; fi
+
 # 1. CMake package.
 mkdir -p "$WORK/client"
 cp "$SRC/client.c" "$WORK/client/"
 cp "$SRC/CMakeLists.client.txt" "$WORK/client/CMakeLists.txt"
-cmake -S "$WORK/client" -B "$WORK/client/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >"$WORK/client.cfg.log"
+cmake -S "$WORK/client" -B "$WORK/client/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_FLAGS="$SAN" -DCMAKE_EXE_LINKER_FLAGS="$SAN" >"$WORK/client.cfg.log"
 cmake --build "$WORK/client/build" >"$WORK/client.build.log"
 "$WORK/client/build/client_shared" "$PTX"
 "$WORK/client/build/client_static" "$PTX"
@@ -32,7 +39,7 @@ if ldd "$WORK/client/build/client_static" | grep -q libptxjit; then echo "client
 # 2. pkg-config.
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
 test "$(pkg-config --modversion ptxjit)" = "$(sed -n 's/^Version: //p' "$P/lib/pkgconfig/ptxjit.pc")"
-cc -o "$WORK/client_pc" "$SRC/client.c" $(pkg-config --cflags --libs ptxjit) -Wl,-rpath,"$P/lib"
+cc $SAN -o "$WORK/client_pc" "$SRC/client.c" $(pkg-config --cflags --libs ptxjit) -Wl,-rpath,"$P/lib"
 "$WORK/client_pc" "$PTX"
 
 # 3. The installed tool.

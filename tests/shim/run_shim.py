@@ -149,14 +149,20 @@ def main():
         env["PTX2AMD_DEVICE"] = a.device
     if a.emu_threads:
         env["PTX2AMD_EMU_THREADS"] = str(a.emu_threads)
-    if a.preload:
-        env["LD_PRELOAD"] = a.preload
+    # A PTX2AMD_SANITIZE build (tests/CMakeLists.txt) names its libasan in PTX2AMD_TEST_PRELOAD:
+    # this nvcc program (uninstrumented) loads our instrumented libcudart, so the sanitizer runtime
+    # must come first. A launcher (ptx2amd-exec, instrumented itself) puts it first for the program.
+    preload = a.preload or ("" if a.launcher else os.environ.get("PTX2AMD_TEST_PRELOAD", ""))
+    sanitized = bool(preload or os.environ.get("PTX2AMD_TEST_PRELOAD"))
+    timeout = a.timeout * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1"))
+    if preload:
+        env["LD_PRELOAD"] = preload
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1")
     try:
         r = subprocess.run(a.launcher + ([exe] if not a.launcher else ["--", exe]) + a.args, capture_output=True,
-                           text=True, env=env, timeout=a.timeout)
+                           text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired:
-        print("TIMEOUT after %d s" % a.timeout)
+        print("TIMEOUT after %d s" % timeout)
         return 1
     t2 = time.time()
     sys.stdout.write(r.stdout[-6000:])
@@ -165,6 +171,9 @@ def main():
         t1 - t0, t2 - t1, a.arch, a.policy, a.ptx_arch, a.device or "default", a.emu_threads or "default"))
     ok = True
     if a.expect_failure:
+        if sanitized and re.search(r"ERROR: (Address|Leak)Sanitizer|SUMMARY: UndefinedBehaviorSanitizer", r.stderr):
+            print("sanitizer report on stderr (%s preloaded)" % (preload or "via the launcher"))
+            ok = False
         if r.returncode == 0:
             print("exit status 0, expected a failure")
             ok = False
@@ -177,8 +186,8 @@ def main():
     if r.returncode != 0:
         print("exit status %d" % r.returncode)
         ok = False
-    if a.preload and re.search(r"ERROR: (Address|Leak)Sanitizer", r.stderr):
-        print("sanitizer report on stderr (%s preloaded)" % a.preload)
+    if sanitized and re.search(r"ERROR: (Address|Leak)Sanitizer|SUMMARY: UndefinedBehaviorSanitizer", r.stderr):
+        print("sanitizer report on stderr (%s preloaded)" % (preload or "via the launcher"))
         ok = False
     lines = [l.rstrip() for l in r.stdout.splitlines()]
     if not any(l.endswith("PASS") for l in lines) or any(l.endswith("FAIL") for l in lines):

@@ -94,6 +94,8 @@ def child_cpu():
 
 
 def run(cmd, timeout):
+    # PTX2AMD_TEST_TIMEOUT_SCALE: a PTX2AMD_SANITIZE build runs slower (tests/CMakeLists.txt).
+    timeout = timeout * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1"))
     t0, c0 = time.monotonic(), child_cpu()
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)

@@ -10,10 +10,14 @@ import os, re, subprocess, sys
 
 lib, rocminfo = sys.argv[1], sys.argv[2]
 gfx1100 = "--gfx1100" in sys.argv[3:]
-env = dict(os.environ, LD_PRELOAD=lib, HSA_ENABLE_SDMA="0")
+# A PTX2AMD_SANITIZE build (tests/CMakeLists.txt): libvgpu is instrumented, so its libasan
+# comes first in rocminfo (uninstrumented).
+asan = os.environ.get("PTX2AMD_TEST_PRELOAD", "")
+env = dict(os.environ, LD_PRELOAD=(asan + ":" if asan else "") + lib, HSA_ENABLE_SDMA="0")
 if gfx1100:
     env["VGPU_TARGET"] = "gfx1100"
-p = subprocess.run([rocminfo], env=env, capture_output=True, text=True, timeout=120)
+p = subprocess.run([rocminfo], env=env, capture_output=True, text=True,
+                   timeout=120 * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1")))
 out = p.stdout
 if gfx1100:
     # The node reaches ROCr (the thunk read it) but no GPU agent comes out of it.

@@ -22,7 +22,10 @@
 // --vgpu=gfx90a runs the program on the virtual AMD GPU (vgpu/): libvgpu.so
 // ($PTX2AMD_VGPU_LIB, else <prefix>/lib next to bin/) is preloaded, so
 // Debian's real ROCm 5.2 HIP runtime drives it, and the device is hip (the
-// probe then happens in the program, under the preload).
+// probe then happens in the program, under the preload). A sanitizer runtime
+// at the front of LD_PRELOAD stays there (libvgpu.so goes after it), and a
+// PTX2AMD_SANITIZE build puts its own libasan first: PROGRAM is not
+// instrumented but the libraries it loads are, and ASan must be loaded first.
 //
 //===----------------------------------------------------------------------===//
 #include "StdoutStatus.h"
@@ -32,7 +35,12 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(PTX2AMD_SANITIZE)
+#include <dlfcn.h>
+extern "C" void __asan_init();
+#endif
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -87,6 +95,50 @@ std::string vgpuLib(const char *Argv0) {
   return (prefixDir(Argv0) / "lib" / "libvgpu.so").string();
 }
 
+/// A sanitizer runtime (libasan.so.8, libubsan.so.1, libclang_rt.asan-x86_64.so, ...): it must
+/// be the first library of the process, so nothing is put in front of it.
+bool isSanitizerRuntime(const std::string &Path) {
+  std::string Name = std::filesystem::path(Path).filename().string();
+  for (const char *P : {"libasan.", "libubsan.", "libtsan.", "liblsan.", "libhwasan.", "libclang_rt."})
+    if (Name.rfind(P, 0) == 0) return true;
+  return false;
+}
+
+/// Sets LD_PRELOAD for PROGRAM: the sanitizer runtimes already at its front (and, in a
+/// PTX2AMD_SANITIZE build, this executable's own libasan), then Lib (if any), then the rest.
+void setPreload(const std::string &Lib) {
+  std::vector<std::string> Front, Rest;
+#if defined(PTX2AMD_SANITIZE)
+  Dl_info I{};
+  if (dladdr(reinterpret_cast<void *>(&__asan_init), &I) && I.dli_fname && *I.dli_fname)
+    Front.push_back(std::filesystem::weakly_canonical(I.dli_fname).string());
+#endif
+  std::string Old = getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "";
+  bool Leading = true;
+  for (size_t B = 0; B <= Old.size();) {
+    size_t E = Old.find_first_of(": ", B);
+    if (E == std::string::npos) E = Old.size();
+    std::string Entry = Old.substr(B, E - B);
+    B = E + 1;
+    if (Entry.empty()) continue;
+    if (Leading && isSanitizerRuntime(Entry)) {
+      std::error_code EC;
+      std::string Canon = std::filesystem::weakly_canonical(Entry, EC).string();
+      if (EC) Canon = Entry;
+      if (std::find(Front.begin(), Front.end(), Canon) == Front.end()) Front.push_back(Canon);
+      continue;
+    }
+    Leading = false;
+    Rest.push_back(Entry);
+  }
+  if (!Lib.empty()) Front.push_back(Lib);
+  Front.insert(Front.end(), Rest.begin(), Rest.end());
+  std::string Pre;
+  for (const std::string &P : Front) Pre += (Pre.empty() ? "" : ":") + P;
+  if (Pre.empty()) return;
+  setenv("LD_PRELOAD", Pre.c_str(), 1);
+}
+
 /// Sets up the environment of the virtual GPU; "" or why it cannot be used.
 std::string setupVgpu(const std::string &Target, const char *Argv0) {
   if (Target == "gfx1100")
@@ -96,9 +148,7 @@ std::string setupVgpu(const std::string &Target, const char *Argv0) {
   if (Target != "gfx90a") return "--vgpu=" + Target + " is not a target the virtual GPU presents (gfx90a)";
   std::string Lib = vgpuLib(Argv0);
   if (!std::filesystem::exists(Lib)) return "the virtual GPU library " + Lib + " does not exist (set PTX2AMD_VGPU_LIB)";
-  const char *Old = getenv("LD_PRELOAD");
-  std::string Pre = Lib + (Old && *Old ? std::string(":") + Old : "");
-  setenv("LD_PRELOAD", Pre.c_str(), 1);
+  setPreload(Lib);
   setenv("VGPU_TARGET", Target.c_str(), 1);
   return {};
 }
@@ -196,6 +246,9 @@ static int runTool(int argc, char **argv) {
   std::string LdPath = Lib + ":" + driverDir(Lib) + (getenv("LD_LIBRARY_PATH") ? std::string(":") + getenv("LD_LIBRARY_PATH") : "");
   setenv("LD_LIBRARY_PATH", LdPath.c_str(), 1);
   if (Verbose) fprintf(stderr, "ptx2amd-exec: device %s, runtime %s\n", Device.c_str(), Lib.c_str());
+#if defined(PTX2AMD_SANITIZE)
+  if (Vgpu.empty()) setPreload("");
+#endif
   std::vector<char *> Argv;
   for (std::string &A : Command) Argv.push_back(A.data());
   Argv.push_back(nullptr);

@@ -34,7 +34,15 @@ namespace isaemu {
 inline constexpr uint64_t SharedApertureBase = 0x0001000000000000ull;
 inline constexpr uint64_t PrivateApertureBase = 0x0002000000000000ull;
 /// Device addresses of global memory start here.
+/// A sanitizer build (PTX2AMD_SANITIZE) moves it above ASan's shadow (x86-64: the shadow gap is
+/// [0x8fff7000, 0x2008fff7000), so host-mapped memory, which the runtime maps at the device
+/// address itself, could not be mapped at 0x1'0000'0000); 0x2000'0000'0000 is ordinary
+/// high memory, below ASan's allocator space (0x6000'0000'0000).
+#if defined(PTX2AMD_SANITIZE)
+inline constexpr uint64_t GlobalBase = 0x0000200000000000ull;
+#else
 inline constexpr uint64_t GlobalBase = 0x0000000100000000ull;
+#endif
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;

@@ -70,7 +70,11 @@ def main():
             print("nvcc failed:", " ".join(cmd), r.stdout, r.stderr, "RESULT FAIL", sep="\n")
             return 1
     env = dict(os.environ, LD_LIBRARY_PATH=a.shim_dir, PTX2AMD_ARCH=a.arch, PTX2AMD_WARP_POLICY=a.policy)
-    r = subprocess.run([exe] + a.arg, capture_output=True, text=True, env=env, timeout=900)
+    # A PTX2AMD_SANITIZE build (tests/CMakeLists.txt): its libasan first in the nvcc program.
+    if os.environ.get("PTX2AMD_TEST_PRELOAD"):
+        env["LD_PRELOAD"] = os.environ["PTX2AMD_TEST_PRELOAD"]
+    r = subprocess.run([exe] + a.arg, capture_output=True, text=True, env=env,
+                       timeout=900 * float(os.environ.get("PTX2AMD_TEST_TIMEOUT_SCALE", "1")))
     sys.stderr.write(r.stderr[-3000:])
     g, o = golden.splitlines(), r.stdout.splitlines()
     allowed = {k: int(v) for k, v in (m.split("=", 1) for m in a.max_diff)}
