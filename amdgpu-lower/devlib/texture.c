@@ -153,7 +153,7 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
 
 /* Which part of the weight a footprint contributes when a linear mip filter blends two levels
  * with fraction f: all of it, the lower level's 256 - f or the upper level's f (1D/2D:
- * ptx_texm_level_weights2; 3D: each texel weight W split as W - hi(W, f) / hi(W, f)). */
+ * ptx_texm_level_weights2; 3D: ptx_texm_level_weights3; a point-filtered texel: part_of). */
 enum { PART_WHOLE = 0, PART_LOW = 1, PART_HIGH = 2 };
 static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
   if (part == PART_WHOLE) return w;
@@ -233,11 +233,12 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
     if (dims > 2 && clamps(d, 2)) tz = ptx_texm_clamp_tap(tz, extent(d, 2));
   }
   /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: ptx_texm_weights3(a, b, c);
-   * one level of a 1D/2D mip blend: ptx_texm_level_weights2 */
+   * one level of a mip blend: ptx_texm_level_weights2 (1D/2D) / ptx_texm_level_weights3 (3D) */
   ptx_texm_w2 w = part != PART_WHOLE && dims <= 2
                       ? ptx_texm_level_weights2(tx.w, dims > 1 ? ty.w : 0u, part == PART_HIGH ? f : 256u - f)
                       : ptx_texm_weights2(tx.w, dims > 1 ? ty.w : 0u);
-  ptx_texm_w3 w3 = ptx_texm_weights3(tx.w, ty.w, tz.w);
+  ptx_texm_w3 w3 = ptx_texm_level_weights3(tx.w, ty.w, tz.w,
+                                           part == PART_WHOLE ? 256u : part == PART_HIGH ? f : 256u - f);
   double acc = 0.0;
   uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1, kind = blend_kind(d);
   /* half texels: a first pass finds the largest exponent of the texels of nonzero weight */
@@ -253,7 +254,6 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
         } else {
           wt = dx ? (dy ? w.w11 : w.w10) : (dy ? w.w01 : w.w00);
         }
-        if (dims > 2) wt = part_of(wt, part, f); /* 3D mip blends: not measured */
         if (wt == 0u) continue;
         float v = blend_texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy, tz.i + (int32_t)dz, comp, kind);
         if (pass == 0u) {

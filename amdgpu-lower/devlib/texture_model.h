@@ -141,16 +141,27 @@ static inline ptx_texm_w2 ptx_texm_level_weights2(uint32_t a, uint32_t b, uint32
 typedef struct ptx_texm_w3 {
   ptx_texm_w2 z0, z1;
 } ptx_texm_w3;
-static inline ptx_texm_w3 ptx_texm_weights3(uint32_t a, uint32_t b, uint32_t c) {
+/* The 8 weights of one level of a 3D linear mip blend whose share is L (256 - f for the lower
+ * level, f for the upper): z splits L first, the lower slab's share (256 - c) L / 256 rounded half
+ * up and the upper slab the rest, then each slab is split like a 2D level
+ * (ptx_texm_level_weights2); L = 256 is ptx_texm_weights3. H200, tex_weights3_probe w3m (4^3 / 2^3 /
+ * 1 mipmapped, one-hot over levels 0 and 1, tex3DLod): 1024 of 1024 on seeds 1 and 2; rounding the
+ * upper slab's share instead: 2018 of 2048; splitting each full 3D weight by the level fraction
+ * (the form before): 905 of 2048. */
+static inline ptx_texm_w3 ptx_texm_level_weights3(uint32_t a, uint32_t b, uint32_t c, uint32_t L) {
   ptx_texm_w3 w;
-  w.z0 = ptx_texm_level_weights2(a, b, 256u - c);
-  w.z1 = ptx_texm_level_weights2(a, b, c);
+  uint32_t z0 = ((256u - c) * L + 128u) >> 8;
+  w.z0 = ptx_texm_level_weights2(a, b, z0);
+  w.z1 = ptx_texm_level_weights2(a, b, L - z0);
   return w;
+}
+static inline ptx_texm_w3 ptx_texm_weights3(uint32_t a, uint32_t b, uint32_t c) {
+  return ptx_texm_level_weights3(a, b, c, 256u);
 }
 
 /* The part hi = w*f/256 rounded half up of a weight w that goes to the upper level of a linear
- * mip blend of 3D levels (not measured; the 1D/2D blends split the level share first instead,
- * ptx_texm_level_weights2). */
+ * mip blend (used for a point-filtered texel's whole weight, where it is exactly f; filtered 1D/2D
+ * and 3D levels split the level share first instead, ptx_texm_level_weights2 / _weights3). */
 static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
 
 /* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
