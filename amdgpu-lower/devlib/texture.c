@@ -5,7 +5,7 @@
  * Fetching" appendix, with the arithmetic of NVIDIA's texture unit as fitted
  * to the H200 (texture_model.h: fixed-point coordinates, 8-bit weights rounded
  * half up, texels summed exactly, LODs truncated to 8 fractional bits; linear filters blend
- * 8/16-bit unsigned normalized texels as integers and half texels aligned to the largest one).
+ * 8/16-bit unsigned and signed normalized texels as integers and half texels aligned to the largest one).
  * Wrap / mirror act on normalized coordinates, clamp / border on texel
  * indices. cudaReadModeNormalizedFloat maps 8/16-bit integers to [0,1] /
  * [-1,1], with sRGB -> linear for 8-bit unsigned x/y/z channels when the descriptor asks for
@@ -153,7 +153,7 @@ static uint32_t texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j
 
 /* Which part of the weight a footprint contributes when a linear mip filter blends two levels
  * with fraction f: all of it, the lower level's 256 - f or the upper level's f (1D/2D:
- * ptx_texm_level_weights2; 3D: each texel weight W split as W - hi(W, f) / hi(W, f)). */
+ * ptx_texm_level_weights2; 3D: ptx_texm_level_weights3; a point-filtered texel: part_of). */
 enum { PART_WHOLE = 0, PART_LOW = 1, PART_HIGH = 2 };
 static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
   if (part == PART_WHOLE) return w;
@@ -163,10 +163,11 @@ static uint32_t part_of(uint32_t w, uint32_t part, uint32_t f) {
 
 /* How a footprint's texels are blended (texture_model.h): as fp32 values; as the integers of
  * 8/16-bit unsigned normalized channels (then read as a 16-bit unsigned normalized value,
- * ptx_texm_unorm16); or as half values aligned to the largest one (ptx_texm_half_align, rounded
+ * ptx_texm_unorm16) or of signed normalized ones (a 16-bit signed normalized value,
+ * ptx_texm_snorm16); or as half values aligned to the largest one (ptx_texm_half_align, rounded
  * to half precision by ptx_texm_round_half). sRGB textures and point filtering keep the fp32 blend
- * (for one texel all three give the texel's value, except a unorm border colour). */
-enum { BLEND_FLOAT = 0, BLEND_UNORM = 1, BLEND_HALF = 2 };
+ * (for one texel all of them give the texel's value, except a normalized border colour). */
+enum { BLEND_FLOAT = 0, BLEND_UNORM = 1, BLEND_HALF = 2, BLEND_SNORM = 3 };
 static uint32_t blend_kind(const ptx_tex_desc *d) {
   if (d->filter == PTX_TEX_FILTER_POINT) return BLEND_FLOAT; /* one texel (or a point-filtered mip blend,
                                                                 not measured): as read */
@@ -174,23 +175,30 @@ static uint32_t blend_kind(const ptx_tex_desc *d) {
   if (d->kind == PTX_TEX_KIND_UNSIGNED && d->read_mode == PTX_TEX_READ_NORMALIZED && d->bits < 32 &&
       !(d->flags & PTX_TEX_FLAG_SRGB))
     return BLEND_UNORM;
+  if (d->kind == PTX_TEX_KIND_SIGNED && d->read_mode == PTX_TEX_READ_NORMALIZED && d->bits < 32)
+    return BLEND_SNORM;
   return BLEND_FLOAT;
 }
 
-/* A texel as the blend takes it: its float value, or for BLEND_UNORM the stored integer (a
- * border texel: the border colour times 2^bits - 1, not measured). */
+/* A texel as the blend takes it: its float value, or for BLEND_UNORM / BLEND_SNORM the stored
+ * integer (signed for SNORM; a border texel: the border colour times 2^bits - 1 or
+ * 2^(bits-1) - 1, not measured). */
 static float blend_texel(const ptx_tex_desc *d, uint32_t dims, int32_t i, int32_t j, int32_t k, uint32_t comp,
                          uint32_t kind) {
-  if (kind != BLEND_UNORM) return __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
-  if (address_index(d, 0, i) < 0 || (dims > 1 && address_index(d, 1, j) < 0) || (dims > 2 && address_index(d, 2, k) < 0))
+  if (kind != BLEND_UNORM && kind != BLEND_SNORM) return __builtin_bit_cast(float, texel(d, dims, i, j, k, comp, 1));
+  if (address_index(d, 0, i) < 0 || (dims > 1 && address_index(d, 1, j) < 0) || (dims > 2 && address_index(d, 2, k) < 0)) {
+    if (kind == BLEND_SNORM) return border(d, comp) * (d->bits == 8 ? 127.0f : 32767.0f);
     return border(d, comp) * (d->bits == 8 ? 255.0f : 65535.0f);
-  return (float)texel(d, dims, i, j, k, comp, 0);
+  }
+  uint32_t raw = texel(d, dims, i, j, k, comp, 0); /* sign-extended by channel() for signed kinds */
+  return kind == BLEND_SNORM ? (float)(int32_t)raw : (float)raw;
 }
 
 /* The filtered value of a blend sum(weight * texel) (weights in 1/256) as fp32. */
 static float blend_result(const ptx_tex_desc *d, double acc) {
   uint32_t kind = blend_kind(d);
   if (kind == BLEND_UNORM) return ptx_texm_unorm16((uint64_t)acc, d->bits);
+  if (kind == BLEND_SNORM) return ptx_texm_snorm16((int64_t)acc, d->bits);
   if (kind == BLEND_HALF) return ptx_texm_round_half(acc, 8u);
   return ptx_texm_round(acc, 8u);
 }
@@ -225,11 +233,12 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
     if (dims > 2 && clamps(d, 2)) tz = ptx_texm_clamp_tap(tz, extent(d, 2));
   }
   /* 1D: (256 - a, a); 2D: ptx_texm_weights2(a, b); 3D: ptx_texm_weights3(a, b, c);
-   * one level of a 1D/2D mip blend: ptx_texm_level_weights2 */
+   * one level of a mip blend: ptx_texm_level_weights2 (1D/2D) / ptx_texm_level_weights3 (3D) */
   ptx_texm_w2 w = part != PART_WHOLE && dims <= 2
                       ? ptx_texm_level_weights2(tx.w, dims > 1 ? ty.w : 0u, part == PART_HIGH ? f : 256u - f)
                       : ptx_texm_weights2(tx.w, dims > 1 ? ty.w : 0u);
-  ptx_texm_w3 w3 = ptx_texm_weights3(tx.w, ty.w, tz.w);
+  ptx_texm_w3 w3 = ptx_texm_level_weights3(tx.w, ty.w, tz.w,
+                                           part == PART_WHOLE ? 256u : part == PART_HIGH ? f : 256u - f);
   double acc = 0.0;
   uint32_t nz = dims > 2 ? 2 : 1, ny = dims > 1 ? 2 : 1, kind = blend_kind(d);
   /* half texels: a first pass finds the largest exponent of the texels of nonzero weight */
@@ -245,7 +254,6 @@ __attribute__((noinline)) static double footprint(const ptx_tex_desc *d, uint32_
         } else {
           wt = dx ? (dy ? w.w11 : w.w10) : (dy ? w.w01 : w.w00);
         }
-        if (dims > 2) wt = part_of(wt, part, f); /* 3D mip blends: not measured */
         if (wt == 0u) continue;
         float v = blend_texel(d, dims, tx.i + (int32_t)dx, ty.i + (int32_t)dy, tz.i + (int32_t)dz, comp, kind);
         if (pass == 0u) {

@@ -141,16 +141,27 @@ static inline ptx_texm_w2 ptx_texm_level_weights2(uint32_t a, uint32_t b, uint32
 typedef struct ptx_texm_w3 {
   ptx_texm_w2 z0, z1;
 } ptx_texm_w3;
-static inline ptx_texm_w3 ptx_texm_weights3(uint32_t a, uint32_t b, uint32_t c) {
+/* The 8 weights of one level of a 3D linear mip blend whose share is L (256 - f for the lower
+ * level, f for the upper): z splits L first, the lower slab's share (256 - c) L / 256 rounded half
+ * up and the upper slab the rest, then each slab is split like a 2D level
+ * (ptx_texm_level_weights2); L = 256 is ptx_texm_weights3. H200, tex_weights3_probe w3m (4^3 / 2^3 /
+ * 1 mipmapped, one-hot over levels 0 and 1, tex3DLod): 1024 of 1024 on seeds 1 and 2; rounding the
+ * upper slab's share instead: 2018 of 2048; splitting each full 3D weight by the level fraction
+ * (the form before): 905 of 2048. */
+static inline ptx_texm_w3 ptx_texm_level_weights3(uint32_t a, uint32_t b, uint32_t c, uint32_t L) {
   ptx_texm_w3 w;
-  w.z0 = ptx_texm_level_weights2(a, b, 256u - c);
-  w.z1 = ptx_texm_level_weights2(a, b, c);
+  uint32_t z0 = ((256u - c) * L + 128u) >> 8;
+  w.z0 = ptx_texm_level_weights2(a, b, z0);
+  w.z1 = ptx_texm_level_weights2(a, b, L - z0);
   return w;
+}
+static inline ptx_texm_w3 ptx_texm_weights3(uint32_t a, uint32_t b, uint32_t c) {
+  return ptx_texm_level_weights3(a, b, c, 256u);
 }
 
 /* The part hi = w*f/256 rounded half up of a weight w that goes to the upper level of a linear
- * mip blend of 3D levels (not measured; the 1D/2D blends split the level share first instead,
- * ptx_texm_level_weights2). */
+ * mip blend (used for a point-filtered texel's whole weight, where it is exactly f; filtered 1D/2D
+ * and 3D levels split the level share first instead, ptx_texm_level_weights2 / _weights3). */
 static inline uint32_t ptx_texm_split_hi(uint32_t w, uint32_t c) { return (w * c + 128u) >> 8; }
 
 /* The weighted sum of the texels: acc + w * v, then the total / 2^shift rounded once to
@@ -187,6 +198,24 @@ static inline float ptx_texm_unorm16(uint64_t s, uint32_t bits) {
   uint64_t den = 256ull * ((1ull << bits) - 1ull);
   uint64_t k = (s * 65535ull * 2ull + den) / (2ull * den); /* floor(s * 65535 / den + 1/2) */
   return (float)(uint32_t)k / 65535.0f;
+}
+
+/* Linear filtering of 8/16-bit signed normalized texels (cudaReadModeNormalizedFloat, s8 / s16
+ * channels): as for unsigned ones, the stored integers (two's complement, -2^(bits-1) included)
+ * are blended with the 1/256 weights, s = sum(weight * texel), and the result is a 16-bit signed
+ * normalized value k = s * 32767 / (256 * (2^(bits-1) - 1)) rounded half up, read as k / 32767
+ * (fp32 division) and limited to -1. H200, tex_weights3_probe s16 (2D 7x5, clamp, random texels
+ * incl. -32768, random coordinates): 2048 of 2048 on seeds 1 and 2 (the float blend: 227 / 220;
+ * clamping -32768 to -32767 first: 2020 / 2003; half away from zero: 2043). s8: 1953 / 1963 of
+ * 2048 (the float blend 79 / 87); the H200 rounds down where this is within ~0.1 above a half (no
+ * linear scale with one rounding offset, and no per-texel expansion to 16 bits or to 2^-8..2^-23
+ * steps tried, fits more than 3822 of the 3931 unclamped samples). */
+static inline float ptx_texm_snorm16(int64_t s, uint32_t bits) {
+  int64_t den = 256ll * ((1ll << (bits - 1u)) - 1ll);
+  int64_t num = s * 32767ll * 2ll + den; /* floor(s * 32767 / den + 1/2) = floor(num / (2 den)) */
+  int64_t k = num >= 0 ? num / (2ll * den) : -((-num + 2ll * den - 1ll) / (2ll * den));
+  float r = (float)(int32_t)k / 32767.0f;
+  return r < -1.0f ? -1.0f : r;
 }
 
 /* The unbiased binary exponent floor(log2 |v|) of a nonzero finite fp32 value (subnormals: -127). */

@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "shim"))
-from run_shim import build_program, golden, newest_mtime, program_sources  # noqa: E402  (the shim's rules)
+from run_shim import build_program, golden, golden_verdict, newest_mtime, program_sources  # noqa: E402  (the shim's rules)
 
 def main():
     ap = argparse.ArgumentParser()
@@ -119,6 +119,10 @@ def main():
         ok = ok and any(l.endswith("PASS") for l in lines) and not any(l.endswith("FAIL") for l in lines)
     if want is not None and want != r.stdout:
         print("stdout differs from the H200 golden")
+        ok = False
+    verdict = golden_verdict(a.golden_dir, a.prog, why) if a.prog and not a.golden else None
+    if verdict:
+        print("H200 golden required:", verdict)
         ok = False
     print(f"({why}; exit {r.returncode})")
     print("RESULT PASS" if ok else "RESULT FAIL")

@@ -77,6 +77,26 @@ def build_program(nvcc, units, extra, exe, ptx_arch, shared_cudart, object_dir=N
     return None
 
 
+def pending_goldens(golden_dir):
+    """Programs listed in <golden_dir>/PENDING (one `name reason...` a line, # comments): their H200
+    golden is awaited, so a run without a current golden must not pass on its self-check alone."""
+    path = os.path.join(golden_dir, "PENDING")
+    if not os.path.exists(path):
+        return set()
+    return {l.split()[0] for l in open(path).read().splitlines() if l.strip() and not l.startswith("#")}
+
+
+def golden_verdict(golden_dir, prog, why):
+    """None when the golden state is acceptable, else the reason the test fails: a program listed
+    in PENDING without a current golden (awaiting its H200 recording), or listed although its
+    golden is current (a stale entry: remove it from PENDING)."""
+    if prog not in pending_goldens(golden_dir):
+        return None
+    if why == "golden current":
+        return "golden current but %s is still listed in %s/PENDING: remove the entry" % (prog, golden_dir)
+    return "%s (%s is listed in PENDING: its H200 golden must be recorded before this test can pass)" % (why, prog)
+
+
 def golden(golden_dir, prog, src):
     meta = os.path.join(golden_dir, prog + ".meta")
     out = os.path.join(golden_dir, prog + ".stdout")
@@ -199,6 +219,10 @@ def main():
             ok = False
     g, why = golden(a.golden, a.golden_name or a.prog, src)
     print("H200 comparison:", why)
+    verdict = golden_verdict(a.golden, a.golden_name or a.prog, why)
+    if verdict:
+        print("H200 golden required:", verdict)
+        ok = False
     if g is not None and g != r.stdout:
         print("stdout differs from the H200 golden:\n--- golden\n" + g + "--- emu\n" + r.stdout)
         ok = False
