@@ -27,13 +27,45 @@
 // (optimisations may have rewritten it); stripNaNCanonicalTags() removes the
 // tags after the pipeline at every -O level.
 //
+// Bits guarded by a NaN test. nvcc's logf/log2f/log10f (and frexp-style
+// code) read the bits of their argument g with integer operations
+// (`mov.b32 r, g; add/and/sub ...`, exponent and mantissa split) and use
+// the result only on the path where a test of the same g said "not NaN":
+//
+//   r = bitcast g to i32; ...integer and FP work on r... -> z
+//   br (icmp ult r, 0x7f800000), %use_z, %nan_path     ; phi [z, %use_z], ...
+//
+// A bitcast b = bitcast g to iN is *guarded* when every value computed from
+// b (its forward slice Z: side-effect-free scalar/vector computations only,
+// no phis, no memory, calls, terminators) is used only
+//   * by an icmp of b itself with a constant whose answer is the same for
+//     every NaN bit pattern of g's type (both signs), or
+//   * as a phi's incoming value on an edge that is taken only right after a
+//     branch on a condition c implying "g is not NaN" (the edge leaves the
+//     branch's block, or an unconditional block whose single predecessor
+//     ends in that branch), or as the arm of a select on such a c;
+// c is an ordered fcmp of g (true edge), an unordered one (false edge), or
+// an icmp of bitcast g with a constant whose region holds no NaN pattern.
+// The use of g by a guarded b is then a Kill. Soundness: removing
+// canonicalising selects changes a value only in its NaN payload (the
+// invariant of the analysis above), so a g that is not NaN is unchanged, c
+// (a function of g's NaN-ness and non-NaN value) is unchanged, and every
+// value of Z that reaches a guarded edge or arm was computed from that same
+// dynamic g (Z has no phis, so no value of an earlier iteration arrives)
+// and from operands that the ordinary analysis keeps intact (integer uses
+// stay escapes for their operands; only b's link to g is cut).
+//
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/PatternMatch.h"
 
+#include <optional>
+
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
@@ -109,11 +141,148 @@ bool isKillingIntrinsic(Intrinsic::ID id) {
 
 enum class UseKind { Kill, PassThrough, Escape };
 
-// How the use `u` treats the NaN bits of the value it reads.
-UseKind classify(const Use &u) {
+// A call of the device library's shfl.sync (i64 result: the value read from
+// the source lane in bits 0-31, the predicate in bit 32).
+bool isShuffleCall(const Value *v) {
+  auto *c = dyn_cast<CallInst>(v);
+  const Function *f = c ? c->getCalledFunction() : nullptr;
+  if (!f || !c->getType()->isIntegerTy(64) || c->arg_size() != 4) return false;
+  StringRef n = f->getName();
+  return n == "__ptx_shfl_sync_up" || n == "__ptx_shfl_sync_down" || n == "__ptx_shfl_sync_bfly" ||
+         n == "__ptx_shfl_sync_idx";
+}
+
+// The bit patterns of positive and of negative NaNs of the scalar FP type t.
+std::pair<ConstantRange, ConstantRange> nanPatterns(Type *t) {
+  const fltSemantics &sem = t->getFltSemantics();
+  APInt inf = APFloat::getInf(sem).bitcastToAPInt();
+  unsigned w = inf.getBitWidth();
+  APInt sign = APInt::getSignMask(w);
+  // Positive NaNs: (inf, sign); negative ones: (sign | inf, 0) (wrapping).
+  return {ConstantRange(inf + 1, sign), ConstantRange(sign | (inf + 1), APInt::getZero(w))};
+}
+
+// The patterns `bits pred k` accepts, or none when `c` is not an icmp of
+// bitcast(g) against a constant.
+std::optional<ConstantRange> icmpRegionOfBits(const ICmpInst *c, const Value *g, bool onTrue) {
+  CmpInst::Predicate p = onTrue ? c->getPredicate() : c->getInversePredicate();
+  const Value *a = c->getOperand(0), *k = c->getOperand(1);
+  if (isa<ConstantInt>(a)) {
+    std::swap(a, k);
+    p = CmpInst::getSwappedPredicate(p);
+  }
+  auto *bc = dyn_cast<BitCastInst>(a);
+  auto *kc = dyn_cast<ConstantInt>(k);
+  if (!bc || !kc || bc->getOperand(0) != g) return std::nullopt;
+  return ConstantRange::makeExactICmpRegion(p, kc->getValue());
+}
+
+// True when `c` evaluating to `onTrue` implies that g is not NaN.
+bool impliesNotNaN(const Value *c, bool onTrue, const Value *g) {
+  if (auto *fc = dyn_cast<FCmpInst>(c)) {
+    if (fc->getOperand(0) != g && fc->getOperand(1) != g) return false;
+    return CmpInst::isOrdered(onTrue ? fc->getPredicate() : fc->getInversePredicate());
+  }
+  if (auto *ic = dyn_cast<ICmpInst>(c)) {
+    auto region = icmpRegionOfBits(ic, g, onTrue);
+    if (!region) return false;
+    auto [pos, neg] = nanPatterns(g->getType());
+    return region->intersectWith(pos).isEmptySet() && region->intersectWith(neg).isEmptySet();
+  }
+  return false;
+}
+
+// True when the icmp `c` of bitcast(g) gives one answer for every NaN pattern
+// of g (either sign), so that it depends on g's NaN-ness only.
+bool nanUniformBitTest(const ICmpInst *c, const Value *g) {
+  auto region = icmpRegionOfBits(c, g, true);
+  if (!region) return false;
+  auto [pos, neg] = nanPatterns(g->getType());
+  bool none = region->intersectWith(pos).isEmptySet() && region->intersectWith(neg).isEmptySet();
+  bool all = region->contains(pos) && region->contains(neg);
+  return none || all;
+}
+
+// True when the phi's incoming edge from `from` is taken only right after a
+// branch whose condition implies that g is not NaN.
+bool edgeImpliesNotNaN(const PHINode *phi, const BasicBlock *from, const Value *g) {
+  const BasicBlock *to = phi->getParent();
+  auto test = [&](const BasicBlock *pred, const BasicBlock *succ) {
+    auto *br = dyn_cast<BranchInst>(pred->getTerminator());
+    if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1)) return false;
+    if (br->getSuccessor(0) != succ && br->getSuccessor(1) != succ) return false;
+    return impliesNotNaN(br->getCondition(), br->getSuccessor(0) == succ, g);
+  };
+  if (test(from, to)) return true;
+  auto *br = dyn_cast<BranchInst>(from->getTerminator());
+  const BasicBlock *pred = from->getSinglePredecessor();
+  return br && br->isUnconditional() && pred && pred != from && test(pred, from);
+}
+
+// Instructions a guarded slice may contain: pure computations on values.
+bool isPureValueOp(const Instruction *i) {
+  if (i->getType()->isPtrOrPtrVectorTy()) return false;
+  if (isa<BinaryOperator>(i) || isa<UnaryOperator>(i) || isa<CmpInst>(i) || isa<SelectInst>(i) ||
+      isa<ExtractElementInst>(i) || isa<InsertElementInst>(i) || isa<ShuffleVectorInst>(i) ||
+      isa<FreezeInst>(i))
+    return true;
+  if (auto *c = dyn_cast<CastInst>(i))
+    return !isa<PtrToIntInst>(c) && !isa<IntToPtrInst>(c) && !isa<AddrSpaceCastInst>(c);
+  if (auto *ii = dyn_cast<IntrinsicInst>(i))
+    return !ii->mayHaveSideEffects() && !ii->mayReadOrWriteMemory() && !ii->isConvergent();
+  return false;
+}
+
+// True when the bitcast b of a scalar FP value to an integer is guarded (see
+// the file header): every value computed from it reaches only NaN-uniform
+// bit tests of b and phi edges / select arms taken only when b's source is
+// not NaN.
+bool isGuardedBitcast(const BitCastInst *b) {
+  const Value *g = b->getOperand(0);
+  if (!g->getType()->isFloatingPointTy() || !b->getType()->isIntegerTy()) return false;
+  constexpr unsigned kLimit = 512;
+  SmallPtrSet<const Instruction *, 32> slice;
+  SmallVector<const Instruction *, 32> work{b};
+  slice.insert(b);
+  while (!work.empty()) {
+    const Instruction *v = work.pop_back_val();
+    for (const Use &u : v->uses()) {
+      auto *i = dyn_cast<Instruction>(u.getUser());
+      if (!i) return false;
+      if (v == b)
+        if (auto *ic = dyn_cast<ICmpInst>(i); ic && nanUniformBitTest(ic, g)) continue;
+      if (auto *phi = dyn_cast<PHINode>(i)) {
+        if (edgeImpliesNotNaN(phi, phi->getIncomingBlock(u), g)) continue;
+        return false;
+      }
+      if (auto *sel = dyn_cast<SelectInst>(i); sel && u.getOperandNo() != 0 &&
+                                               sel->getTrueValue() != sel->getFalseValue() &&
+                                               impliesNotNaN(sel->getCondition(), u.getOperandNo() == 1, g))
+        continue;
+      if (slice.contains(i)) continue;
+      if (!isPureValueOp(i) || slice.size() >= kLimit) return false;
+      slice.insert(i);
+      work.push_back(i);
+    }
+  }
+  return true;
+}
+
+// How the use `u` treats the NaN bits of the value it reads (`guarded`: the
+// guarded bitcasts of the function).
+UseKind classify(const Use &u, const DenseSet<const Value *> &guarded) {
   auto *i = dyn_cast<Instruction>(u.getUser());
   if (!i) return UseKind::Escape;
   if (isa<FCmpInst>(i)) return UseKind::Kill;
+  if (guarded.contains(i)) return UseKind::Kill;
+  // A test of the bits with one answer for every NaN (e.g. bits <u 0x7f800000).
+  if (auto *ic = dyn_cast<ICmpInst>(i)) {
+    const Value *other = ic->getOperand(u.getOperandNo() == 0 ? 1 : 0);
+    if (auto *bc = dyn_cast<BitCastInst>(u.get()); bc && isa<ConstantInt>(other) &&
+                                                   bc->getOperand(0)->getType()->isFloatingPointTy() &&
+                                                   nanUniformBitTest(ic, bc->getOperand(0)))
+      return UseKind::Kill;
+  }
   if (auto *sel = dyn_cast<SelectInst>(i)) {
     if (u.getOperandNo() == 0) return UseKind::Escape;
     if (canonicalizedValue(*sel) == u.get()) return UseKind::Kill;
@@ -127,6 +296,16 @@ UseKind classify(const Use &u) {
       (isa<ExtractElementInst>(i) && u.getOperandNo() == 0) ||
       (isa<InsertElementInst>(i) && u.getOperandNo() < 2))
     return UseKind::PassThrough;
+  // shfl.sync: the devlib's __ptx_shfl_sync_* return one lane's `a` in the
+  // low 32 bits and the lane-valid predicate at bit 32 (devlib/warp.c).
+  if (isShuffleCall(i) && u.getOperandNo() == 1) return UseKind::PassThrough;
+  if (isShuffleCall(u.get())) {
+    if (isa<TruncInst>(i) && i->getType()->isIntegerTy(32)) return UseKind::PassThrough;
+    const APInt *k;
+    if (PatternMatch::match(i, PatternMatch::m_LShr(PatternMatch::m_Specific(u.get()), PatternMatch::m_APInt(k))) &&
+        k->uge(32))
+      return UseKind::Kill;
+  }
   bool fpResult = i->getType()->getScalarType()->isFloatingPointTy();
   if (fpResult &&
       (isa<BinaryOperator>(i) || isa<UnaryOperator>(i) || isa<FPExtInst>(i) || isa<FPTruncInst>(i)))
@@ -144,6 +323,10 @@ UseKind classify(const Use &u) {
 // is payload-dead (the greatest fixed point, so phi cycles that only reach
 // sinks are dead).
 DenseSet<const Value *> payloadLive(Function &f) {
+  DenseSet<const Value *> guarded;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *b = dyn_cast<BitCastInst>(&i); b && isGuardedBitcast(b)) guarded.insert(b);
   DenseSet<const Value *> live;
   SmallVector<const Value *, 64> work;
   auto mark = [&](const Value *v) {
@@ -153,13 +336,13 @@ DenseSet<const Value *> payloadLive(Function &f) {
     for (Instruction &i : bb)
       for (const Use &u : i.operands())
         if (isa<Instruction>(u.get()) || isa<Argument>(u.get()))
-          if (classify(u) == UseKind::Escape) mark(u.get());
+          if (classify(u, guarded) == UseKind::Escape) mark(u.get());
   while (!work.empty()) {
     const Value *v = work.pop_back_val();
     auto *i = dyn_cast<Instruction>(v);
     if (!i) continue;
     for (const Use &u : i->operands())
-      if ((isa<Instruction>(u.get()) || isa<Argument>(u.get())) && classify(u) == UseKind::PassThrough)
+      if ((isa<Instruction>(u.get()) || isa<Argument>(u.get())) && classify(u, guarded) == UseKind::PassThrough)
         mark(u.get());
   }
   return live;

@@ -92,11 +92,17 @@ bool translateLogic(FnCtx &fc, const ptx::Instruction &in) {
     Type *ty = x->getType();
     unsigned w = ty->getIntegerBitWidth();
     Value *big = b.CreateICmpUGE(n, b.getInt32(w));
-    Value *nc = b.CreateZExtOrTrunc(b.CreateSelect(big, b.getInt32(w - 1), n), ty);
     Value *r;
-    if (in.op == Opcode::Shl) r = b.CreateSelect(big, ConstantInt::get(ty, 0), b.CreateShl(x, nc));
-    else if (isSigned(t)) r = b.CreateAShr(x, nc); // amount clamped to w-1: sign fill
-    else r = b.CreateSelect(big, ConstantInt::get(ty, 0), b.CreateLShr(x, nc));
+    if (isSigned(t) && in.op == Opcode::Shr) {
+      // Amount clamped to w-1: sign fill.
+      r = b.CreateAShr(x, b.CreateZExtOrTrunc(b.CreateSelect(big, b.getInt32(w - 1), n), ty));
+    } else {
+      // Amounts >= w give 0 (the select); below w, n & (w-1) is n. The mask
+      // keeps the shift defined in IR and costs nothing on AMDGPU, whose
+      // shifts read only the low log2(w) bits of the amount.
+      Value *nm = b.CreateZExtOrTrunc(b.CreateAnd(n, b.getInt32(w - 1)), ty);
+      r = b.CreateSelect(big, ConstantInt::get(ty, 0), in.op == Opcode::Shl ? b.CreateShl(x, nm) : b.CreateLShr(x, nm));
+    }
     fc.write(ops[0], r, t);
     return true;
   }
