@@ -61,14 +61,14 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/PatternMatch.h"
 
-#include <optional>
-
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
+
+#include <optional>
 
 using namespace llvm;
 
