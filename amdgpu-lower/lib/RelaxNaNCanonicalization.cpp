@@ -61,14 +61,14 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/PatternMatch.h"
 
-#include <optional>
-
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -268,6 +268,39 @@ bool isGuardedBitcast(const BitCastInst *b) {
   return true;
 }
 
+// False when the bitcast `bc` makes floats of its bits whose element type
+// differs from that of the floats the bits were copied from: walking back
+// from its operand through the bit copies (integer bitcasts, phis, select
+// arms, freeze, vector element moves, shfl.sync), every floating-point value
+// reached must have bc's element type. A walk that gets too long is false.
+// (Bits computed by anything else are not copies: uses that compute on bits
+// are escapes, so such values are unchanged by the removal.)
+bool keepsFloatWidth(const BitCastInst *bc) {
+  Type *dst = bc->getType()->getScalarType();
+  if (!dst->isFloatingPointTy()) return true;
+  SmallPtrSet<const Value *, 16> seen;
+  SmallVector<const Value *, 16> work{bc->getOperand(0)};
+  while (!work.empty()) {
+    const Value *v = work.pop_back_val();
+    if (!seen.insert(v).second) continue;
+    if (seen.size() > 64) return false;
+    if (v->getType()->getScalarType()->isFloatingPointTy()) {
+      if (v->getType()->getScalarType() != dst) return false; // f16 bits as bf16 reinterpret too
+      continue;
+    }
+    auto *i = dyn_cast<Instruction>(v);
+    if (!i) continue;
+    if (isa<BitCastInst>(i) || isa<FreezeInst>(i)) work.push_back(i->getOperand(0));
+    else if (auto *phi = dyn_cast<PHINode>(i)) work.append(phi->value_op_begin(), phi->value_op_end());
+    else if (auto *sel = dyn_cast<SelectInst>(i)) work.append({sel->getTrueValue(), sel->getFalseValue()});
+    else if (isa<ExtractElementInst>(i)) work.push_back(i->getOperand(0));
+    else if (isa<InsertElementInst>(i) || isa<ShuffleVectorInst>(i)) work.append({i->getOperand(0), i->getOperand(1)});
+    else if (isa<TruncInst>(i) && isShuffleCall(i->getOperand(0))) work.push_back(cast<CallInst>(i->getOperand(0))->getArgOperand(1));
+    else if (isShuffleCall(i)) work.push_back(cast<CallInst>(i)->getArgOperand(1));
+  }
+  return true;
+}
+
 // How the use `u` treats the NaN bits of the value it reads (`guarded`: the
 // guarded bitcasts of the function).
 UseKind classify(const Use &u, const DenseSet<const Value *> &guarded) {
@@ -291,8 +324,12 @@ UseKind classify(const Use &u, const DenseSet<const Value *> &guarded) {
   if (isa<PHINode>(i)) return UseKind::PassThrough;
   if (isa<FPToSIInst>(i) || isa<FPToUIInst>(i)) return UseKind::Kill;
   // Bit-preserving moves (f16x2 registers are i32 in the translator's IR):
-  // the bits escape only if the moved value's bits do.
-  if (isa<BitCastInst>(i) || isa<ShuffleVectorInst>(i) ||
+  // the bits escape only if the moved value's bits do -- unless the move
+  // reinterprets them as floats of another width (f32 bits as two f16 lanes:
+  // a NaN f32 with another payload has non-NaN f16 lanes of other values).
+  if (auto *bc = dyn_cast<BitCastInst>(i))
+    return keepsFloatWidth(bc) ? UseKind::PassThrough : UseKind::Escape;
+  if (isa<ShuffleVectorInst>(i) ||
       (isa<ExtractElementInst>(i) && u.getOperandNo() == 0) ||
       (isa<InsertElementInst>(i) && u.getOperandNo() < 2))
     return UseKind::PassThrough;
