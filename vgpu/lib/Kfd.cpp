@@ -7,7 +7,10 @@
 // BOs that the thunk places at a VA it reserved and later maps for the CPU
 // through the render node (mmap_offset), doorbells mapped through /dev/kfd
 // (offset type 3 << 62, as amdkfd's KFD_MMAP_TYPE_DOORBELL), signal events
-// with one slot each in the thunk's event page.
+// with one slot each in the thunk's event page, raised and waited for as
+// amdkfd's kfd_events.c does (a raise activates every waiter listed on the
+// event; an auto-reset event is latched only when nobody waits), queue ids
+// and their doorbells reused once a queue is destroyed.
 //
 //===----------------------------------------------------------------------===//
 #include "Kfd.h"
@@ -343,10 +346,31 @@ int Kfd::setEvent(void *A, bool Set) {
       report("%s of event %u, which does not exist", Set ? "SET_EVENT" : "RESET_EVENT", Id);
       return -EINVAL;
     }
-    It->second.signaled = Set;
+    if (Set) raiseEvent(Id, It->second);
+    else It->second.signaled = false;
   }
   if (Set) EventCv.notify_all();
   return 0;
+}
+
+// amdkfd's set_event (kfd_events.c): every waiter now on the event's wait list
+// is activated, and an auto-reset event stays signaled only when nobody was
+// waiting for it (the wake-up is then consumed by the waiters, each of them).
+// Latching the event for the waiters to consume instead loses wake-ups when
+// two threads wait on one event: ROCr's async-events thread and a thread
+// destroying an AQL queue both wait on the queues' shared event
+// (AqlQueue::queue_event_); the first to run took the wake-up and the other
+// slept on (~AqlQueue waits for its queue_inactive_signal to change, which
+// the async thread's DynamicScratchHandler had already done).
+void Kfd::raiseEvent(uint32_t Id, Event &E) {
+  bool Listed = false;
+  for (auto &[Serial, W] : Waits)
+    for (size_t i = 0; i < W.events.size(); ++i)
+      if (W.events[i] == Id && W.listed[i]) {
+        Listed = true;
+        W.activated[i] = 1;
+      }
+  E.signaled = !E.autoReset || !Listed;
 }
 
 void Kfd::signalEvent(uint32_t Id) {
@@ -354,7 +378,7 @@ void Kfd::signalEvent(uint32_t Id) {
     std::lock_guard<std::mutex> L(Mu);
     auto It = Events.find(Id);
     if (It == Events.end()) return;
-    It->second.signaled = true;
+    raiseEvent(Id, It->second);
   }
   EventCv.notify_all();
 }
@@ -376,25 +400,27 @@ int Kfd::waitEvents(void *A) {
     }
   uint64_t Serial = NextWait++;
   Wait &W = Waits[Serial];
-  for (uint32_t i = 0; i < Args->num_events; ++i) W.events.push_back(Data[i].event_id);
+  // As amdkfd's init_event_waiter_get_status: a signaled event activates this
+  // waiter at once (an auto-reset one is consumed); the others put the waiter
+  // on their wait list, where raiseEvent activates it.
+  for (uint32_t i = 0; i < Args->num_events; ++i) {
+    Event &E = Events[Data[i].event_id];
+    W.events.push_back(Data[i].event_id);
+    W.activated.push_back(E.signaled);
+    W.listed.push_back(!E.signaled);
+    E.signaled = E.signaled && !E.autoReset;
+  }
   W.all = Args->wait_for_all != 0;
   W.timeoutMs = Args->timeout;
   W.since = std::chrono::steady_clock::now();
-  auto Ready = [&] {
-    unsigned N = 0;
-    for (uint32_t i = 0; i < Args->num_events; ++i) {
-      auto It = Events.find(Data[i].event_id);
-      if (It != Events.end() && It->second.signaled) ++N;
-    }
-    return Args->wait_for_all ? N == Args->num_events : N > 0;
+  auto Ready = [&W] { // amdkfd's test_event_condition
+    size_t N = 0;
+    for (char A : W.activated) N += A != 0;
+    return W.all ? N == W.activated.size() : N > 0;
   };
   bool Done = EventCv.wait_until(L, Deadline, Ready);
   Waits.erase(Serial);
   if (Done) {
-    for (uint32_t i = 0; i < Args->num_events; ++i) {
-      auto It = Events.find(Data[i].event_id);
-      if (It != Events.end() && It->second.signaled && It->second.autoReset) It->second.signaled = false;
-    }
     Args->wait_result = KFD_IOC_WAIT_RESULT_COMPLETE;
     return 0;
   }
@@ -473,11 +499,16 @@ int Kfd::createQueue(void *A) {
   }
   std::call_once(MonitorOnce, [this] { std::thread([this] { monitorHangs(); }).detach(); });
   std::lock_guard<std::mutex> L(Mu);
-  if (NextQueue >= 1024) { // the doorbell page holds 1024 64-bit doorbells
-    report("CREATE_QUEUE: all 1024 doorbells of the virtual GPU are used");
+  uint32_t Id = 0; // the lowest free slot (amdkfd: find_first_zero_bit of the process's queue bitmap)
+  for (uint32_t U : QueueIdsUsed) {
+    if (U != Id) break;
+    ++Id;
+  }
+  if (Id >= 1024) { // the doorbell page holds 1024 64-bit doorbells
+    report("CREATE_QUEUE: all 1024 doorbells of the virtual GPU are in use (%zu queues exist)", Queues.size());
     return -ENOMEM;
   }
-  uint32_t Id = NextQueue++;
+  QueueIdsUsed.insert(Id);
   QueueDesc D;
   D.id = Id;
   D.ringBase = Args->ring_base_address;
@@ -509,7 +540,10 @@ int Kfd::destroyQueue(void *A) {
     Q = std::move(It->second);
     Queues.erase(It);
   }
-  return 0; // Q's destructor stops and joins its thread outside the lock
+  Q.reset(); // stops and joins the engine thread outside the lock
+  std::lock_guard<std::mutex> L(Mu);
+  QueueIdsUsed.erase(Args->queue_id); // only now may a new queue take the id and its doorbell
+  return 0;
 }
 
 int Kfd::getTileConfig(void *A) {

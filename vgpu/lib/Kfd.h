@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -99,11 +100,14 @@ private:
     bool autoReset = true, signaled = false;
   };
   std::map<uint32_t, Event> Events;
+  void raiseEvent(uint32_t Id, Event &E); ///< amdkfd's set_event (Mu held)
   uint32_t NextEvent = 1;
   uint64_t EventPageOffset = 0; ///< handle of the thunk's event page BO
   std::condition_variable EventCv;
   struct Wait {
     std::vector<uint32_t> events;
+    std::vector<char> activated; ///< per event: raised for this waiter (amdkfd's waiter->activated)
+    std::vector<char> listed;    ///< per event: on the event's wait list (not activated when the wait began)
     bool all = false;
     uint32_t timeoutMs = 0;
     std::chrono::steady_clock::time_point since;
@@ -113,7 +117,10 @@ private:
   std::once_flag MonitorOnce;
 
   std::map<uint32_t, std::unique_ptr<HardwareQueue>> Queues; ///< AQL and SDMA queues by id
-  uint32_t NextQueue = 0;
+  /// Queue ids (= doorbell slots) in use: live queues and destroyed ones whose engine thread has
+  /// not been joined yet. Freed ids are reused, lowest first (amdkfd's per-process queue and doorbell
+  /// bitmaps), so a process may create and destroy queues without limit, 1024 at a time.
+  std::set<uint32_t> QueueIdsUsed;
   bool DbgTrapReported = false;
 };
 
