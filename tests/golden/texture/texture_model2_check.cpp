@@ -6,8 +6,9 @@
 //   wtrix  2D 32x32, 6 levels, tex2DLod, linear/linear: every per-texel weight of both levels
 //          (ptx_texm_level_weights2, LOD via ptx_texm_fixed8 / ptx_texm_clamp_lod256)
 //   v3dx, vtrix  the same coordinates on random fp32 texels: the result bits (weights as above,
-//          ptx_texm_accumulate / ptx_texm_round; the H200's sum is not always the exactly
-//          rounded one, so up to --max-diff GROUP=N lines may differ, each by 1 ulp)
+//          texels aligned to the largest of their slab by ptx_texm_float_align, then
+//          ptx_texm_accumulate / ptx_texm_round; exact on both seeds since session 9, and
+//          --max-diff GROUP=N lines could differ, each by 1 ulp)
 //   u8, u16  2D 7x5 unsigned normalized, linear: ptx_texm_unorm16 of the integer blend
 //   h16    2D 7x5 half, linear: ptx_texm_half_align / ptx_texm_round_half
 //   g3     tex3DGrad LOD on a 16^3 5-level texture (ptx_texm_grad_length / ptx_texm_grad_lod256):
@@ -220,8 +221,21 @@ int main(int argc, char **argv) {
       if (g == "v3dx" || g == "vtrix") {
         Weights m = g == "v3dx" ? model3d(v[0], v[1], v[2]) : modelTri(v[0], v[1], v[2]);
         std::map<int, float> &tex = g == "v3dx" ? v3Texels : triTexels;
+        // texels aligned to the largest one of their 2D slab (ptx_texm_float_align): the z slab of
+        // a 3D footprint (texel index / (8 * 6)), the level of a trilinear one (key / 4096)
+        auto slabOf = [&](int key) { return g == "v3dx" ? key / 48 : key / 4096; };
+        std::map<int, int32_t> emax;
+        for (auto &kv : m) {
+          float t = tex.at(kv.first);
+          int32_t &e = emax.emplace(slabOf(kv.first), -127).first->second;
+          if (kv.second != 0u && t != 0.0f && ptx_texm_exponent(t) > e) e = ptx_texm_exponent(t);
+        }
         double acc = 0.0;
-        for (auto &kv : m) acc = ptx_texm_accumulate(acc, kv.second, tex.at(kv.first));
+        for (auto &kv : m) {
+          float t = tex.at(kv.first);
+          int32_t e = emax.at(slabOf(kv.first));
+          acc = ptx_texm_accumulate(acc, kv.second, e > -127 ? ptx_texm_float_align(t, e) : t);
+        }
         mv = bitsOf(ptx_texm_round(acc, 8u));
       } else if (g == "u8" || g == "u16" || g == "h16") {
         std::map<int, uint32_t> &tex = fmtTexels[g];
