@@ -67,8 +67,16 @@ function(ptx2amd_sanitize_test name)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}")
 endfunction()
 
+# Each argument is forwarded bracket-quoted from its own ARGV<i>: re-expanding ${ARGV} would
+# join an argument holding '[' with the ones after it up to a ']' (CMake list syntax), which
+# garbled robustness.misuse_runtime's --expect-stderr "cudaMemcpy: source range [0x".
 function(add_test)
-  _add_test(${ARGV})
+  set(args "")
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE ${last})
+    string(APPEND args " [==[${ARGV${i}}]==]")
+  endforeach()
+  cmake_language(EVAL CODE "_add_test(${args})")
   if(ARGV0 STREQUAL "NAME")
     set(name "${ARGV1}")
   else()

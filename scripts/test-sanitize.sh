@@ -29,5 +29,9 @@ nice -n "$NICE" ninja -C "$BUILD_DIR" -j"$JOBS"
 # Reports are never recoverable: halt_on_error (ASan's default) and -fno-sanitize-recover=undefined.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:halt_on_error=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# A private, fresh code-object cache: the shared one (~/.cache/ptx2amd) holds entries written by
+# other builds of the same sources, with which the runtime would skip the instrumented translation.
+export PTX2AMD_CACHE_DIR="${PTX2AMD_CACHE_DIR:-$BUILD_DIR/sanitize-cache}"
+rm -rf "$BUILD_DIR/sanitize-cache"
 cd "$BUILD_DIR"
 nice -n "$NICE" ctest -j"$JOBS" --output-on-failure "$@"

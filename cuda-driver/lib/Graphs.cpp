@@ -18,6 +18,7 @@
 #include "Driver.h"
 
 #include "runtime/Event.h"
+#include "runtime/ApiEnum.h"
 #include "runtime/Graph.h"
 #include "runtime/Module.h"
 
@@ -541,10 +542,10 @@ static CUresult addGenericNode(CUgraphNode *Out, CUgraph Gh, const CUgraphNode *
   std::vector<runtime::GraphNode *> Deps;
   if (!Out || !G || !P || !depsOf(*G, D, N, Deps)) return CUDA_ERROR_INVALID_VALUE;
   if (!runtime::allDefaultEdges(Ed, N)) return unsupported("cuGraphAddNode (edge data)");
-  switch (P->type) {
+  switch (runtime::rawEnum(P->type)) {
   case CU_GRAPH_NODE_TYPE_CONDITIONAL: {
     CUDA_CONDITIONAL_NODE_PARAMS &Cp = P->conditional;
-    auto Node = G->addConditional(Cp.handle, runtime::ConditionalKind(Cp.type), Cp.size, Deps);
+    auto Node = G->addConditional(Cp.handle, runtime::ConditionalKind(runtime::rawEnum(Cp.type)), Cp.size, Deps);
     if (!Node) return fail(Node.takeError(), "cuGraphAddNode");
     Cp.phGraph_out = reinterpret_cast<CUgraph *>((*Node)->bodyHandles.data());
     *Out = handle(*Node);
@@ -584,7 +585,7 @@ static CUresult addGenericNode(CUgraphNode *Out, CUgraph Gh, const CUgraphNode *
   case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return drv_cuGraphAddEventRecordNode(Out, Gh, D, N, P->eventRecord.event);
   case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return drv_cuGraphAddEventWaitNode(Out, Gh, D, N, P->eventWait.event);
   default:
-    return unsupported(("cuGraphAddNode (node type " + std::to_string(int(P->type)) +
+    return unsupported(("cuGraphAddNode (node type " + std::to_string(int(runtime::rawEnum(P->type))) +
                         "; the type-specific cuGraphAdd*Node entry points are supported)")
                            .c_str());
   }

@@ -17,6 +17,7 @@
 #include "Shim.h"
 
 #include "runtime/Context.h"
+#include "runtime/ApiEnum.h"
 #include "runtime/Graph.h"
 #include "runtime/Module.h"
 
@@ -860,10 +861,10 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const cudaGra
     note("cudaGraphAddNode: edge data (programmatic dependencies) is not supported");
     return recordError(cudaErrorNotSupported);
   }
-  switch (P->type) {
+  switch (runtime::rawEnum(P->type)) {
   case cudaGraphNodeTypeConditional: {
     cudaConditionalNodeParams &Cp = P->conditional;
-    auto Node = G->addConditional(Cp.handle, runtime::ConditionalKind(Cp.type), Cp.size, Deps);
+    auto Node = G->addConditional(Cp.handle, runtime::ConditionalKind(runtime::rawEnum(Cp.type)), Cp.size, Deps);
     if (!Node) return fromError(Node.takeError(), "cudaGraphAddNode");
     Cp.phGraph_out = reinterpret_cast<cudaGraph_t *>((*Node)->bodyHandles.data());
     *Out = handle(*Node);
@@ -902,7 +903,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const cudaGra
   case cudaGraphNodeTypeWaitEvent: return cudaGraphAddEventWaitNode(Out, Gh, D, N, P->eventWait.event);
   default:
     fprintf(stderr, "ptx2amd-shim: unsupported CUDA runtime call 'cudaGraphAddNode' (node type %d; the "
-                    "type-specific cudaGraphAdd*Node entry points work)\n", int(P->type));
+                    "type-specific cudaGraphAdd*Node entry points work)\n", int(runtime::rawEnum(P->type)));
     return recordError(cudaErrorNotSupported);
   }
 }
