@@ -773,7 +773,8 @@ DRV(cuGraphAddMemAllocNode, (CUgraphNode * Out, CUgraph Gh, const CUgraphNode *D
   DrvContext *C;
   if (CUresult Rr = currentContext(&C)) return Rr;
   const CUmemPoolProps &Pp = P->poolProps;
-  if (Pp.allocType != CU_MEM_ALLOCATION_TYPE_PINNED || Pp.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+  if (runtime::rawEnum(Pp.allocType) != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      runtime::rawEnum(Pp.location.type) != CU_MEM_LOCATION_TYPE_DEVICE ||
       Pp.location.id != C->device || P->bytesize == 0)
     return CUDA_ERROR_INVALID_VALUE;
   if (P->accessDescCount != 0) return unsupported("cuGraphAddMemAllocNode (peer access descriptors)");

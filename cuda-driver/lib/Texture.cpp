@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "runtime/ApiEnum.h"
 #include "runtime/Texture.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -42,7 +43,7 @@ CUresult core(runtime::Context **Out) {
 }
 
 // CU_AD_FORMAT_* + channel count -> the core's format.
-CUresult formatOf(CUarray_format F, unsigned Channels, runtime::ChannelFormat &Out, const char *Call) {
+CUresult formatOf(unsigned F, unsigned Channels, runtime::ChannelFormat &Out, const char *Call) {
   using K = runtime::ChannelKind;
   switch (F) {
   case CU_AD_FORMAT_UNSIGNED_INT8: Out = {0, 8, K::Unsigned}; break;
@@ -77,7 +78,7 @@ CUarray_format formatEnum(const runtime::ChannelFormat &F) {
   }
 }
 
-CUresult createArray(CUarray *Out, CUarray_format F, unsigned Ch, size_t W, size_t H, size_t D, unsigned Flags,
+CUresult createArray(CUarray *Out, unsigned F, unsigned Ch, size_t W, size_t H, size_t D, unsigned Flags,
                      const char *Call) {
   if (!Out) return CUDA_ERROR_INVALID_VALUE;
   runtime::ArrayDesc AD;
@@ -102,7 +103,7 @@ CUresult liveArray(CUarray A, const runtime::Array **Out) {
 }
 
 // One side of a cuMemcpy2D / 3D.
-CUresult endpoint(CUmemorytype T, const void *Host, CUdeviceptr Dev, CUarray Arr, size_t Pitch, size_t Rows, size_t X,
+CUresult endpoint(unsigned T, const void *Host, CUdeviceptr Dev, CUarray Arr, size_t Pitch, size_t Rows, size_t X,
                   size_t Y, size_t Z, runtime::CopyEndpoint &E) {
   E = {};
   E.x = X;
@@ -174,7 +175,7 @@ CUresult copy1D(CUresult RS, const runtime::CopyEndpoint &S, CUresult RD, const 
 // ---- texture objects ------------------------------------------------------------------
 CUresult resourceOf(const CUDA_RESOURCE_DESC &Res, runtime::ResourceDesc &R, const char *Call) {
   if (Res.flags != 0) return CUDA_ERROR_INVALID_VALUE;
-  switch (Res.resType) {
+  switch (runtime::rawEnum(Res.resType)) {
   case CU_RESOURCE_TYPE_ARRAY: {
     R.kind = runtime::ResourceKind::Array;
     if (CUresult E = liveArray(Res.res.array.hArray, &R.array)) return E == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : E;
@@ -184,14 +185,14 @@ CUresult resourceOf(const CUDA_RESOURCE_DESC &Res, runtime::ResourceDesc &R, con
     R.kind = runtime::ResourceKind::Linear;
     R.ptr = Res.res.linear.devPtr;
     R.sizeBytes = Res.res.linear.sizeInBytes;
-    return formatOf(Res.res.linear.format, Res.res.linear.numChannels, R.format, Call);
+    return formatOf(runtime::rawEnum(Res.res.linear.format), Res.res.linear.numChannels, R.format, Call);
   case CU_RESOURCE_TYPE_PITCH2D:
     R.kind = runtime::ResourceKind::Pitch2D;
     R.ptr = Res.res.pitch2D.devPtr;
     R.width = Res.res.pitch2D.width;
     R.height = Res.res.pitch2D.height;
     R.pitch = Res.res.pitch2D.pitchInBytes;
-    return formatOf(Res.res.pitch2D.format, Res.res.pitch2D.numChannels, R.format, Call);
+    return formatOf(runtime::rawEnum(Res.res.pitch2D.format), Res.res.pitch2D.numChannels, R.format, Call);
   case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
     runtime::Context *C;
     if (CUresult E = core(&C)) return E;
@@ -238,12 +239,13 @@ CUDA_RESOURCE_DESC resourceDescOf(const runtime::ResourceDesc &R) {
 
 CUresult textureOf(const CUDA_TEXTURE_DESC &X, const runtime::ChannelFormat &F, runtime::TextureDesc &T) {
   for (int D = 0; D < 3; ++D) {
-    if (unsigned(X.addressMode[D]) > CU_TR_ADDRESS_MODE_BORDER) return CUDA_ERROR_INVALID_VALUE;
-    T.address[D] = runtime::AddressMode(X.addressMode[D]);
+    unsigned M = runtime::rawEnum(X.addressMode[D]);
+    if (M > CU_TR_ADDRESS_MODE_BORDER) return CUDA_ERROR_INVALID_VALUE;
+    T.address[D] = runtime::AddressMode(M);
   }
-  if (unsigned(X.filterMode) > CU_TR_FILTER_MODE_LINEAR || unsigned(X.mipmapFilterMode) > CU_TR_FILTER_MODE_LINEAR)
-    return CUDA_ERROR_INVALID_VALUE;
-  T.filter = runtime::FilterMode(X.filterMode);
+  unsigned Filter = runtime::rawEnum(X.filterMode), MipFilter = runtime::rawEnum(X.mipmapFilterMode);
+  if (Filter > CU_TR_FILTER_MODE_LINEAR || MipFilter > CU_TR_FILTER_MODE_LINEAR) return CUDA_ERROR_INVALID_VALUE;
+  T.filter = runtime::FilterMode(Filter);
   T.promoteIntegers = !(X.flags & CU_TRSF_READ_AS_INTEGER) && F.kind != runtime::ChannelKind::Float && F.bits < 32;
   // Linear filtering of element-type integer reads: the driver API creates the object (the H200
   // answers CUDA_SUCCESS for 8-, 16- and 32-bit channels, where cudaCreateTextureObject refuses) and
@@ -256,7 +258,7 @@ CUresult textureOf(const CUDA_TEXTURE_DESC &X, const runtime::ChannelFormat &F, 
   T.disableTrilinear = X.flags & CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION;
   for (int C = 0; C < 4; ++C) T.border[C] = X.borderColor[C];
   T.maxAnisotropy = X.maxAnisotropy;
-  T.mipmapFilter = runtime::FilterMode(X.mipmapFilterMode);
+  T.mipmapFilter = runtime::FilterMode(MipFilter);
   T.mipmapLevelBias = X.mipmapLevelBias;
   T.minMipmapLevelClamp = X.minMipmapLevelClamp;
   T.maxMipmapLevelClamp = X.maxMipmapLevelClamp;
@@ -289,7 +291,7 @@ void textureDescOf(const runtime::TextureObject &O, CUDA_TEXTURE_DESC &D) {
 CUresult createObject(unsigned long long *Out, const CUDA_RESOURCE_DESC *Res, const CUDA_TEXTURE_DESC *Tex,
                       const CUDA_RESOURCE_VIEW_DESC *View, bool Surface, const char *Call) {
   if (!Out || !Res || (!Surface && !Tex)) return CUDA_ERROR_INVALID_VALUE;
-  if (Surface && Res->resType != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
+  if (Surface && runtime::rawEnum(Res->resType) != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
   runtime::ResourceDesc R;
   if (CUresult E = resourceOf(*Res, R, Call)) return E;
   runtime::ChannelFormat F = R.kind == runtime::ResourceKind::Array            ? R.array->desc.format
@@ -334,11 +336,11 @@ CUresult destroy(unsigned long long H, bool Surface, const char *Call) {
 // ---- arrays ---------------------------------------------------------------------------
 CUresult cuArrayCreate(CUarray *A, const CUDA_ARRAY_DESCRIPTOR *D) {
   if (!D) return CUDA_ERROR_INVALID_VALUE;
-  return createArray(A, D->Format, D->NumChannels, D->Width, D->Height, 0, 0, "cuArrayCreate");
+  return createArray(A, runtime::rawEnum(D->Format), D->NumChannels, D->Width, D->Height, 0, 0, "cuArrayCreate");
 }
 CUresult cuArray3DCreate(CUarray *A, const CUDA_ARRAY3D_DESCRIPTOR *D) {
   if (!D) return CUDA_ERROR_INVALID_VALUE;
-  return createArray(A, D->Format, D->NumChannels, D->Width, D->Height, D->Depth, D->Flags, "cuArray3DCreate");
+  return createArray(A, runtime::rawEnum(D->Format), D->NumChannels, D->Width, D->Height, D->Depth, D->Flags, "cuArray3DCreate");
 }
 CUresult cuArrayDestroy(CUarray A) {
   runtime::Context *C;
@@ -374,7 +376,7 @@ CUresult cuMipmappedArrayCreate(CUmipmappedArray *Out, const CUDA_ARRAY3D_DESCRI
   const char *Call = "cuMipmappedArrayCreate";
   if (!Out || !D) return CUDA_ERROR_INVALID_VALUE;
   runtime::ArrayDesc AD;
-  if (CUresult R = formatOf(D->Format, D->NumChannels, AD.format, Call)) return R;
+  if (CUresult R = formatOf(runtime::rawEnum(D->Format), D->NumChannels, AD.format, Call)) return R;
   AD.width = D->Width;
   AD.height = D->Height;
   AD.depth = D->Depth;
@@ -407,10 +409,10 @@ namespace cudadrv {
 CUresult copy2DParams(const CUDA_MEMCPY2D *P, CUstream H, bool Async, bool PerThread) {
   if (!P) return CUDA_ERROR_INVALID_VALUE;
   runtime::CopyEndpoint S, D;
-  if (CUresult R = endpoint(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray, P->srcPitch, 0, P->srcXInBytes,
+  if (CUresult R = endpoint(runtime::rawEnum(P->srcMemoryType), P->srcHost, P->srcDevice, P->srcArray, P->srcPitch, 0, P->srcXInBytes,
                             P->srcY, 0, S))
     return R;
-  if (CUresult R = endpoint(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray, P->dstPitch, 0, P->dstXInBytes,
+  if (CUresult R = endpoint(runtime::rawEnum(P->dstMemoryType), P->dstHost, P->dstDevice, P->dstArray, P->dstPitch, 0, P->dstXInBytes,
                             P->dstY, 0, D))
     return R;
   return copy(S, D, P->WidthInBytes, P->Height, 1, H, Async, PerThread, "cuMemcpy2D");
@@ -420,11 +422,11 @@ CUresult memcpy3DParams(const CUDA_MEMCPY3D *P, runtime::CopyNodeParams &Out) {
   if (P->srcLOD || P->dstLOD) return unsupported("CUDA_MEMCPY3D with mipmap levels (srcLOD / dstLOD)");
   runtime::CopyEndpoint S, D;
   size_t H = P->Height ? P->Height : 1;
-  if (CUresult R = endpoint(P->srcMemoryType, P->srcHost, P->srcDevice, P->srcArray,
+  if (CUresult R = endpoint(runtime::rawEnum(P->srcMemoryType), P->srcHost, P->srcDevice, P->srcArray,
                             P->srcPitch ? P->srcPitch : P->WidthInBytes, P->srcHeight ? P->srcHeight : H,
                             P->srcXInBytes, P->srcY, P->srcZ, S))
     return R;
-  if (CUresult R = endpoint(P->dstMemoryType, P->dstHost, P->dstDevice, P->dstArray,
+  if (CUresult R = endpoint(runtime::rawEnum(P->dstMemoryType), P->dstHost, P->dstDevice, P->dstArray,
                             P->dstPitch ? P->dstPitch : P->WidthInBytes, P->dstHeight ? P->dstHeight : H,
                             P->dstXInBytes, P->dstY, P->dstZ, D))
     return R;

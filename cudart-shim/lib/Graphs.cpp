@@ -718,7 +718,8 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *Out, cudaGraph_t Gh, const
   std::vector<runtime::GraphNode *> Deps;
   if (!Out || !G || !P || !depsOf(*G, D, N, Deps)) return invalid();
   const cudaMemPoolProps &Pp = P->poolProps;
-  if (Pp.allocType != cudaMemAllocationTypePinned || Pp.location.type != cudaMemLocationTypeDevice ||
+  if (runtime::rawEnum(Pp.allocType) != cudaMemAllocationTypePinned ||
+      runtime::rawEnum(Pp.location.type) != cudaMemLocationTypeDevice ||
       Pp.location.id != currentDevice() || P->bytesize == 0)
     return invalid();
   if (P->accessDescCount != 0) {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Shim.h"
 
+#include "runtime/ApiEnum.h"
 #include "runtime/Texture.h"
 
 #include <cuda_runtime_api.h>
@@ -45,13 +46,13 @@ cudaError_t formatOf(const cudaChannelFormatDesc &D, runtime::ChannelFormat &F, 
                   std::string(Call) + ": channel sizes " + std::to_string(D.x) + "," + std::to_string(D.y) + "," +
                       std::to_string(D.z) + "," + std::to_string(D.w) + " are not n equal leading sizes");
   if (N == 0) return fail(cudaErrorInvalidChannelDescriptor, std::string(Call) + ": channel descriptor without channels");
-  switch (D.f) {
+  switch (runtime::rawEnum(D.f)) {
   case cudaChannelFormatKindSigned: F.kind = runtime::ChannelKind::Signed; break;
   case cudaChannelFormatKindUnsigned: F.kind = runtime::ChannelKind::Unsigned; break;
   case cudaChannelFormatKindFloat: F.kind = runtime::ChannelKind::Float; break;
   default:
     return fail(cudaErrorNotSupported, std::string(Call) + ": unsupported CUDA feature: channel format kind " +
-                                           std::to_string(int(D.f)) +
+                                           std::to_string(runtime::rawEnum(D.f)) +
                                            " (only cudaChannelFormatKindSigned/Unsigned/Float are translated)");
   }
   F.channels = uint8_t(N);
@@ -174,7 +175,7 @@ cudaError_t linearArrayCopy(cudaArray_const_t A, size_t WOff, size_t HOff, size_
 // cudaResourceDesc -> the core's.
 cudaError_t resourceOf(const cudaResourceDesc &Res, runtime::ResourceDesc &R, const char *Call) {
   if (Res.flags != 0) return fail(cudaErrorInvalidValue, std::string(Call) + ": cudaResourceDesc::flags must be 0");
-  switch (Res.resType) {
+  switch (runtime::rawEnum(Res.resType)) {
   case cudaResourceTypeArray: {
     cudaError_t Err = cudaSuccess;
     R.kind = runtime::ResourceKind::Array;
@@ -202,7 +203,7 @@ cudaError_t resourceOf(const cudaResourceDesc &Res, runtime::ResourceDesc &R, co
     return R.mipmap ? cudaSuccess : badMipmap(Call);
   }
   default:
-    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown resource type " + std::to_string(int(Res.resType)));
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown resource type " + std::to_string(runtime::rawEnum(Res.resType)));
   }
 }
 
@@ -237,25 +238,26 @@ cudaResourceDesc resourceDescOf(const runtime::ResourceDesc &R) {
 }
 
 cudaError_t textureOf(const cudaTextureDesc &Tex, runtime::TextureDesc &T, const char *Call) {
-  if (Tex.readMode != cudaReadModeElementType && Tex.readMode != cudaReadModeNormalizedFloat)
-    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown read mode " + std::to_string(int(Tex.readMode)));
-  if (Tex.filterMode != cudaFilterModePoint && Tex.filterMode != cudaFilterModeLinear)
-    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown filter mode " + std::to_string(int(Tex.filterMode)));
+  auto Read = runtime::rawEnum(Tex.readMode), Filter = runtime::rawEnum(Tex.filterMode);
+  if (Read != cudaReadModeElementType && Read != cudaReadModeNormalizedFloat)
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown read mode " + std::to_string(Read));
+  if (Filter != cudaFilterModePoint && Filter != cudaFilterModeLinear)
+    return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown filter mode " + std::to_string(Filter));
   for (int D = 0; D < 3; ++D) {
-    int M = Tex.addressMode[D];
+    int M = int(runtime::rawEnum(Tex.addressMode[D]));
     if (M < cudaAddressModeWrap || M > cudaAddressModeBorder)
       return fail(cudaErrorInvalidValue, std::string(Call) + ": unknown address mode " + std::to_string(M));
     T.address[D] = runtime::AddressMode(M);
   }
-  T.filter = runtime::FilterMode(Tex.filterMode);
-  T.promoteIntegers = Tex.readMode == cudaReadModeNormalizedFloat;
+  T.filter = runtime::FilterMode(Filter);
+  T.promoteIntegers = Read == cudaReadModeNormalizedFloat;
   T.normalizedCoords = Tex.normalizedCoords != 0;
   T.sRGB = Tex.sRGB != 0;
   T.seamlessCubemap = Tex.seamlessCubemap != 0;
   T.disableTrilinear = Tex.disableTrilinearOptimization != 0;
   for (int C = 0; C < 4; ++C) T.border[C] = Tex.borderColor[C];
   T.maxAnisotropy = Tex.maxAnisotropy;
-  T.mipmapFilter = runtime::FilterMode(Tex.mipmapFilterMode == cudaFilterModeLinear);
+  T.mipmapFilter = runtime::FilterMode(runtime::rawEnum(Tex.mipmapFilterMode) == cudaFilterModeLinear);
   T.mipmapLevelBias = Tex.mipmapLevelBias;
   T.minMipmapLevelClamp = Tex.minMipmapLevelClamp;
   T.maxMipmapLevelClamp = Tex.maxMipmapLevelClamp;
@@ -285,7 +287,7 @@ cudaError_t createObject(unsigned long long *Out, const cudaResourceDesc *Res, c
                          bool Surface, const char *Call, const cudaResourceViewDesc *View = nullptr) {
   if (!Out || !Res || (!Surface && !Tex)) return fail(cudaErrorInvalidValue, std::string(Call) + ": null argument");
   *Out = 0;
-  if (Surface && Res->resType != cudaResourceTypeArray)
+  if (Surface && runtime::rawEnum(Res->resType) != cudaResourceTypeArray)
     return fail(cudaErrorInvalidValue, std::string(Call) + ": surfaces need a CUDA array resource");
   runtime::ResourceDesc R;
   if (cudaError_t E = resourceOf(*Res, R, Call)) return E;
@@ -323,7 +325,7 @@ cudaError_t memcpy3DParams(const cudaMemcpy3DParms *P, runtime::CopyNodeParams &
   if ((P->srcArray && P->srcPtr.ptr) || (P->dstArray && P->dstPtr.ptr) || (!P->srcArray && !P->srcPtr.ptr) ||
       (!P->dstArray && !P->dstPtr.ptr))
     return fail(cudaErrorInvalidValue, std::string(Call) + ": exactly one of array / pitched pointer per side");
-  if (unsigned(P->kind) > unsigned(cudaMemcpyDefault)) return recordError(cudaErrorInvalidMemcpyDirection);
+  if (unsigned(runtime::rawEnum(P->kind)) > unsigned(cudaMemcpyDefault)) return recordError(cudaErrorInvalidMemcpyDirection);
   // With an array on either side, extent.width and the positions' x are in elements, else bytes.
   uint32_t Elem = 0;
   runtime::CopyEndpoint S, D;

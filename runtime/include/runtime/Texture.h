@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "runtime/ApiEnum.h"
 #include "runtime/Graph.h"
 
 #include <optional>
@@ -122,7 +123,7 @@ struct ResourceView {
   // spell the fields as above, so one conversion serves the two front ends.
   template <class ApiView> static ResourceView from(const ApiView &A) {
     ResourceView V;
-    V.format = unsigned(A.format);
+    V.format = unsigned(rawEnum(A.format)); // an application field: read as bits (ApiEnum.h)
     V.width = A.width, V.height = A.height, V.depth = A.depth;
     V.firstMipmapLevel = A.firstMipmapLevel, V.lastMipmapLevel = A.lastMipmapLevel;
     V.firstLayer = A.firstLayer, V.lastLayer = A.lastLayer;
