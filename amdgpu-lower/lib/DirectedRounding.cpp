@@ -25,14 +25,37 @@
 // lowering, and it does not look inside inline asm), so the gfx9 island is
 //   s_nop 1; s_setreg m; v_op; s_nop 0; s_setreg 0; s_nop 1
 // which is safe next to any other setreg of MODE, ours or the backend's.
+// In a kernel where the islands are the only MODE accesses (no calls, no
+// other inline asm, no fdiv/frem -- whose gfx9 lowering may switch the
+// denormal bits with s_setreg -- and no rounding or s_setreg/s_getreg
+// intrinsics) the padding is needed only between two islands, so
+// (mode-exclusive islands):
+//  * no island starts with `s_nop 1`: the kernel starts with no MODE write
+//    before it, and every island before it in any execution ends with its
+//    own `s_nop 1` or is proven far enough away (next point);
+//  * an island X ends without `s_nop 1` when every island that can execute
+//    after it is at least two instructions later by data dependence: X's
+//    block is in no cycle (so X and each later island run at most once per
+//    wave), no island is in a block reachable from X's block, and every
+//    later island of X's block depends on X's result through a phi-free chain
+//    in that block weighing at least 4 f32/f64 arithmetic operations (fadd,
+//    fsub, fmul, fma, fmuladd, exp2/log2/sqrt, another island): at worst two
+//    fuse into one VALU instruction (fmul + fadd -> fma), so at least two
+//    instructions, two wait states, issue between the two s_setreg. A
+//    kernel's last island (nvcc's expf range reduction in exp_log: two per
+//    kernel) thus loses both nops.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 #include "support/Contract.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 
 #include <optional>
 #include <string>
@@ -94,6 +117,101 @@ std::string setRound(bool gfx10Plus, unsigned field) {
                    : "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), " + std::to_string(v);
 }
 
+// True when nothing in F but the islands can read or write MODE (see the
+// header): F is a kernel without calls of non-intrinsic functions, without
+// inline asm, fdiv/frem, and without rounding-mode or hardware-register
+// intrinsics.
+bool modeExclusive(const Function &f) {
+  if (f.getCallingConv() != CallingConv::AMDGPU_KERNEL) return false;
+  for (const Instruction &i : instructions(f)) {
+    if (i.getOpcode() == Instruction::FDiv || i.getOpcode() == Instruction::FRem) return false;
+    const auto *call = dyn_cast<CallBase>(&i);
+    if (!call) continue;
+    if (call->isInlineAsm()) return false;
+    const Function *callee = call->getCalledFunction();
+    if (!callee || !callee->isIntrinsic()) return false;
+    switch (callee->getIntrinsicID()) {
+    case Intrinsic::set_rounding:
+    case Intrinsic::get_rounding:
+    case Intrinsic::amdgcn_s_setreg:
+    case Intrinsic::amdgcn_s_getreg:
+      return false;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+// The weight of one instruction on a dependence chain between two islands:
+// f32/f64 arithmetic that becomes at least half a VALU instruction (two of
+// them fuse at most into one), another island, or 0.
+unsigned chainWeight(const Instruction &i, const SmallPtrSetImpl<const Instruction *> &islands) {
+  if (islands.count(&i)) return 2;
+  Type *t = i.getType()->getScalarType();
+  if (!t->isFloatTy() && !t->isDoubleTy()) return 0;
+  switch (i.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+    return 1;
+  default:
+    break;
+  }
+  if (const auto *c = dyn_cast<IntrinsicInst>(&i)) switch (c->getIntrinsicID()) {
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd:
+    case Intrinsic::exp2:
+    case Intrinsic::log2:
+    case Intrinsic::sqrt:
+      return 1;
+    default:
+      break;
+    }
+  return 0;
+}
+
+// The heaviest phi-free def-use chain inside X's block from X to Y (Y's own
+// weight not counted), or -1 when Y does not depend on X there.
+int heaviestChain(const Instruction *x, const Instruction *y, const SmallPtrSetImpl<const Instruction *> &islands) {
+  // Instructions of the block in order: a chain only runs forward, so one
+  // pass from X to Y computes every value's heaviest chain from X.
+  DenseMap<const Instruction *, int> best;
+  best[x] = 0;
+  for (auto it = std::next(x->getIterator()); &*it != y; ++it) {
+    const Instruction &i = *it;
+    if (isa<PHINode>(i)) continue;
+    int b = -1;
+    for (const Value *op : i.operands())
+      if (const auto *d = dyn_cast<Instruction>(op))
+        if (auto f = best.find(d); f != best.end()) b = std::max(b, f->second);
+    if (b >= 0) best[&i] = b + int(chainWeight(i, islands));
+  }
+  int b = -1;
+  for (const Value *op : y->operands())
+    if (const auto *d = dyn_cast<Instruction>(op))
+      if (auto f = best.find(d); f != best.end()) b = std::max(b, f->second);
+  return b;
+}
+
+// Whether island X of a mode-exclusive function can end without `s_nop 1`.
+bool tailPaddingProvablyUnneeded(const Instruction *x, const SmallPtrSetImpl<const Instruction *> &islands) {
+  const BasicBlock *bb = x->getParent();
+  SmallPtrSet<const BasicBlock *, 32> seen;
+  SmallVector<const BasicBlock *, 32> todo(succ_begin(bb), succ_end(bb));
+  while (!todo.empty()) {
+    const BasicBlock *b = todo.pop_back_val();
+    if (!seen.insert(b).second) continue;
+    if (b == bb) return false; // X's block is in a cycle
+    for (const Instruction &i : *b)
+      if (islands.count(&i)) return false;
+    todo.append(succ_begin(b), succ_end(b));
+  }
+  for (auto it = std::next(x->getIterator()); it != bb->end(); ++it)
+    if (islands.count(&*it) && heaviestChain(x, &*it, islands) < 4) return false;
+  return true;
+}
+
 } // namespace
 
 Error lowerDirectedRounding(Module &m, StringRef cpu) {
@@ -107,6 +225,16 @@ Error lowerDirectedRounding(Module &m, StringRef cpu) {
         std::optional<RoundingMode> rm = c->getRoundingMode();
         if (rm && *rm != RoundingMode::NearestTiesToEven && *rm != RoundingMode::Dynamic) work.push_back(c);
       }
+  // Which functions' islands are the only MODE accesses (gfx9 padding).
+  DenseMap<const Function *, bool> exclusive;
+  if (!gfx10Plus)
+    for (ConstrainedFPIntrinsic *c : work) exclusive.try_emplace(c->getFunction(), modeExclusive(*c->getFunction()));
+  // The islands of each function, as the constrained calls they replace (the
+  // chains are measured on those: an island has the same operands and users).
+  SmallPtrSet<const Instruction *, 16> islands(work.begin(), work.end());
+  SmallPtrSet<const Instruction *, 16> bareTail;
+  for (ConstrainedFPIntrinsic *c : work)
+    if (!gfx10Plus && exclusive.lookup(c->getFunction()) && tailPaddingProvablyUnneeded(c, islands)) bareTail.insert(c);
   for (ConstrainedFPIntrinsic *c : work) {
     RoundingMode rm = *c->getRoundingMode();
     std::optional<std::string> op = islandOp(*c);
@@ -126,9 +254,14 @@ Error lowerDirectedRounding(Module &m, StringRef cpu) {
       types.push_back(c->getArgOperand(k)->getType());
       constraints += ",v";
     }
-    std::string text = gfx10Plus ? setRound(true, field) + "\n\t" + *op + "\n\t" + setRound(true, 0)
-                                 : "s_nop 1\n\t" + setRound(false, field) + "\n\t" + *op + "\n\ts_nop 0\n\t" +
-                                       setRound(false, 0) + "\n\ts_nop 1";
+    std::string text;
+    if (gfx10Plus) {
+      text = setRound(true, field) + "\n\t" + *op + "\n\t" + setRound(true, 0);
+    } else {
+      bool lead = !exclusive.lookup(c->getFunction()), tail = !bareTail.count(c);
+      text = std::string(lead ? "s_nop 1\n\t" : "") + setRound(false, field) + "\n\t" + *op + "\n\ts_nop 0\n\t" +
+             setRound(false, 0) + (tail ? "\n\ts_nop 1" : "");
+    }
     auto *ia = InlineAsm::get(FunctionType::get(c->getType(), types, false), text, constraints,
                               /*hasSideEffects=*/false);
     CallInst *island = CallInst::Create(ia, args, "", c->getIterator());
