@@ -80,7 +80,10 @@ typedef struct ptx_texm_tap {
 
 static inline ptx_texm_tap ptx_texm_linear_tap(float x, uint32_t extent, int normalized) {
   int fb;
-  int64_t p = ptx_texm_texel_fixed(x, extent, normalized, &fb) - (1ll << (fb - 1)); /* xB = x - 0.5 */
+  /* Two statements: the operands of one `-` are unsequenced, and the shift must read the fb
+   * that the call writes (an ASan+UBSan build evaluated the shift first, with fb unset). */
+  int64_t p = ptx_texm_texel_fixed(x, extent, normalized, &fb);
+  p -= 1ll << (fb - 1); /* xB = x - 0.5 */
   ptx_texm_tap t;
   t.i = (int32_t)(p >> fb);
   uint64_t fr = (uint64_t)(p - ((p >> fb) << fb));
