@@ -171,29 +171,6 @@ unsigned chainWeight(const Instruction &i, const SmallPtrSetImpl<const Instructi
   return 0;
 }
 
-// The heaviest phi-free def-use chain inside X's block from X to Y (Y's own
-// weight not counted), or -1 when Y does not depend on X there.
-int heaviestChain(const Instruction *x, const Instruction *y, const SmallPtrSetImpl<const Instruction *> &islands) {
-  // Instructions of the block in order: a chain only runs forward, so one
-  // pass from X to Y computes every value's heaviest chain from X.
-  DenseMap<const Instruction *, int> best;
-  best[x] = 0;
-  for (auto it = std::next(x->getIterator()); &*it != y; ++it) {
-    const Instruction &i = *it;
-    if (isa<PHINode>(i)) continue;
-    int b = -1;
-    for (const Value *op : i.operands())
-      if (const auto *d = dyn_cast<Instruction>(op))
-        if (auto f = best.find(d); f != best.end()) b = std::max(b, f->second);
-    if (b >= 0) best[&i] = b + int(chainWeight(i, islands));
-  }
-  int b = -1;
-  for (const Value *op : y->operands())
-    if (const auto *d = dyn_cast<Instruction>(op))
-      if (auto f = best.find(d); f != best.end()) b = std::max(b, f->second);
-  return b;
-}
-
 // Whether island X of a mode-exclusive function can end without `s_nop 1`.
 bool tailPaddingProvablyUnneeded(const Instruction *x, const SmallPtrSetImpl<const Instruction *> &islands) {
   const BasicBlock *bb = x->getParent();
@@ -207,8 +184,19 @@ bool tailPaddingProvablyUnneeded(const Instruction *x, const SmallPtrSetImpl<con
       if (islands.count(&i)) return false;
     todo.append(succ_begin(b), succ_end(b));
   }
-  for (auto it = std::next(x->getIterator()); it != bb->end(); ++it)
-    if (islands.count(&*it) && heaviestChain(x, &*it, islands) < 4) return false;
+  // One forward pass over the rest of X's block (no phi can follow X): the
+  // heaviest def-use chain from X to each value that depends on X; every
+  // later island needs one of weight >= 4 to its operands.
+  DenseMap<const Instruction *, int> best;
+  best[x] = 0;
+  for (auto it = std::next(x->getIterator()); it != bb->end(); ++it) {
+    int b = -1;
+    for (const Value *op : it->operands())
+      if (const auto *d = dyn_cast<Instruction>(op))
+        if (auto f = best.find(d); f != best.end()) b = std::max(b, f->second);
+    if (islands.count(&*it) && b < 4) return false;
+    if (b >= 0) best[&*it] = b + int(chainWeight(*it, islands));
+  }
   return true;
 }
 
