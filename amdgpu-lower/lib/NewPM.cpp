@@ -111,11 +111,13 @@ llvm::PreservedAnalyses CheckInputPass::run(llvm::Module &m, llvm::ModuleAnalysi
         "amdgpu-lower expects an amdgcn-amd-amdhsa module, got '%s'", m.getTargetTriple().str().c_str())));
     return llvm::PreservedAnalyses::all();
   }
-  bool broken;
-  std::string err = verifierMessage(m, broken);
-  if (broken) {
-    state.fail(support::contractViolation(support::noLocf("internal error: invalid input module: %s", err.c_str())));
-    return llvm::PreservedAnalyses::all();
+  if (opts.verifyInput) {
+    bool broken;
+    std::string err = verifierMessage(m, broken);
+    if (broken) {
+      state.fail(support::contractViolation(support::noLocf("internal error: invalid input module: %s", err.c_str())));
+      return llvm::PreservedAnalyses::all();
+    }
   }
   auto tm = createTargetMachine(opts.arch, opts.optLevel);
   if (!tm) {
@@ -138,6 +140,11 @@ llvm::PreservedAnalyses DropSourcePositionsPass::run(llvm::Module &m, llvm::Modu
   if (state.failed()) return llvm::PreservedAnalyses::all();
   dropSourcePositions(m);
   return llvm::PreservedAnalyses::none();
+}
+
+llvm::PreservedAnalyses PromoteRegistersPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+  if (state.failed() || state.opts.optLevel == 0) return llvm::PreservedAnalyses::all();
+  return promoteRegisters(m) ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
 llvm::PreservedAnalyses KernelABIPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {

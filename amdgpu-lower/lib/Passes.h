@@ -4,6 +4,7 @@
 // the order of amdgpulower/Passes.def:
 //   WarpPolicy.cpp    resolve each kernel's policy (native/pack/pad)
 //   WarpSizeCheck.cpp -Wwarp-size: spin-wait loops in pack kernels
+//   PromoteRegisters.cpp  -O1..-O3: the registers' allocas -> SSA values
 //   KernelABI.cpp     pad wrappers, barrier-state init, attributes, COV flag
 //   Devlib.cpp        link the device-library variant(s), cloning for mixed policies
 //   Optimize.cpp      the LLVM optimisation pipeline (+ RelaxNaNCanonicalization.cpp)
@@ -46,6 +47,10 @@ void checkWarpSizeHazards(llvm::Module &m, const PolicyMap &policies,
 // Drops the translator's `!ptx.loc` source positions (used only by the
 // diagnostics above) so the optimizer and codegen do not carry them.
 void dropSourcePositions(llvm::Module &m);
+
+// Promotes every promotable entry-block alloca of every defined function to
+// SSA values (PromoteRegisters.cpp); returns how many.
+unsigned promoteRegisters(llvm::Module &m);
 
 // Pad wrappers replace kernels: the map is updated to the new functions.
 llvm::Error applyKernelABI(llvm::Module &m, PolicyMap &policies, const TargetInfo &t,

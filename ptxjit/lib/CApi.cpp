@@ -175,6 +175,9 @@ void compileUncached(llvm::ArrayRef<ptxjit::PTXUnit> units, const ptxjit_options
     for (auto &[k, p] : o.kernelPolicy) lo.kernelPolicy[k] = toPolicy(p);
     lo.codeObjectVersion = o.cov;
     lo.warnWarpSize = o.warnWarpSize;
+    // One PTX unit: ptx2llvm's translate() verified the module (a link of
+    // several, or LLVM IR input, is verified by amdgpu-lower's check-input).
+    lo.verifyInput = !(units.size() == 1 && kind == ptxjit::InputKind::PTX);
     // A relocatable object or an assembly file is one codegen part (parts are
     // only linked into code objects; concatenated per-part assembly would
     // repeat the metadata block).

@@ -60,6 +60,7 @@ llvm::Expected<PipelineResult> compilePTXUnits(llvm::ArrayRef<PTXUnit> units, co
   LO.defaultPolicy = opts.defaultPolicy;
   LO.threads = opts.threads;
   LO.codeObjectVersion = opts.codeObjectVersion;
+  LO.verifyInput = units.size() != 1; // one unit: ptx2llvm's translate() verified it
   for (auto &[K, Pol] : opts.kernelPolicy)
     if (llvm::Function *F = (*Mod)->getFunction(K); F && !F->isDeclaration()) LO.kernelPolicy[K] = Pol;
   for (llvm::Function &F : **Mod)

@@ -64,6 +64,13 @@ struct LowerOptions {
   unsigned codeObjectVersion = 5;              // 4, 5 or 6 (generic targets force 6)
   bool warnWarpSize = false;                   // -Wwarp-size
   unsigned threads = 0;                        // codegen threads; 0 = hardware concurrency
+  // Whether ptx2amd-check-input runs llvm::verifyModule on the input. A
+  // producer that has just verified the module clears it, so it is not
+  // verified twice (ptxjit, for one PTX unit: ptx2llvm::translate verifies and
+  // places a failure at the PTX instruction that produced it; on the CUB
+  // corpus module each verification of the unoptimised IR cost ~2 % of the
+  // whole compilation). The lowered module is verified regardless.
+  bool verifyInput = true;
 };
 
 // Lowering up to (and including) the optimisation pipeline; on return `m` is
